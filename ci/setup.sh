@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages cvmcheck builds with. Idempotent: installs only what is missing,
+# so both README commands can call it on every run at no cost once the machine is set up.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ clang libclang-rt-dev
+  libgtest-dev librapidcheck-dev nlohmann-json3-dev libcli11-dev
+  libbenchmark-dev libdnnl-dev libomp-dev
+  python3-numpy
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "ci/setup.sh: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

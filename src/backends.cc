@@ -1,0 +1,19 @@
+// The one place that assembles the registry: every operator record and every backend built
+// into this binary. A new backend is added here.
+#include "cvmcheck/registry.h"
+#include "../ops/schema.h"
+#include "../reference/kernels.h"
+
+namespace cvm {
+
+Registry& registry() {
+  static Registry instance = [] {
+    Registry r;
+    ops::add_all_ops(r);
+    r.add_backend(ref::make_backend());
+    return r;
+  }();
+  return instance;
+}
+
+}  // namespace cvm

@@ -1,0 +1,86 @@
+#include "cvmcheck/tensor.h"
+
+#include <sstream>
+
+#include "cvmcheck/errors.h"
+#include "cvmcheck/precision.h"
+
+namespace cvm {
+
+const char* dtype_name(DType dtype) { return dtype == DType::kInt8 ? "int8" : "int32"; }
+
+void validate_shape(const Shape& shape, const std::string& what) {
+  verify(!shape.empty() && shape.size() <= static_cast<size_t>(kMaxNdim), what, " has ",
+         shape.size(), " dims; the limit is 1..", kMaxNdim);
+  int64_t count = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    verify(shape[i] >= 1 && shape[i] <= kMaxDim, what, " dim ", i, " is ", shape[i],
+           "; each dim must be in [1, 2^24]");
+    count *= shape[i];  // stays below 2^30 * 2^24 before the check below fires
+    verify(count <= kMaxElements, what, " ", shape_str(shape), " has more than 2^30 elements");
+  }
+}
+
+int64_t shape_size(const Shape& shape) {
+  int64_t count = 1;
+  for (int64_t d : shape) count *= d;
+  return count;
+}
+
+std::string shape_str(const Shape& shape) {
+  std::ostringstream out;
+  out << '(';
+  for (size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
+  out << (shape.size() == 1 ? ",)" : ")");
+  return out.str();
+}
+
+std::vector<int64_t> row_major_strides(const Shape& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
+  return strides;
+}
+
+Tensor Tensor::zeros(DType dtype, const Shape& shape, int precision) {
+  validate_shape(shape, "tensor");
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = shape;
+  t.size_ = shape_size(shape);
+  t.precision_ = precision;
+  if (dtype == DType::kInt8) {
+    t.i8_.assign(static_cast<size_t>(t.size_), 0);
+  } else {
+    t.i32_.assign(static_cast<size_t>(t.size_), 0);
+  }
+  return t;
+}
+
+Tensor Tensor::from_values(const Shape& shape, const std::vector<int32_t>& values, int precision,
+                           DType dtype) {
+  validate_shape(shape, "tensor");
+  verify(static_cast<int64_t>(values.size()) == shape_size(shape), "tensor ", shape_str(shape),
+         " needs ", shape_size(shape), " values, got ", values.size());
+  Tensor t = zeros(dtype, shape, precision);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (dtype == DType::kInt8) {
+      verify(values[i] >= -128 && values[i] <= 127, "value ", values[i], " does not fit int8");
+      t.i8_[i] = static_cast<int8_t>(values[i]);
+    } else {
+      t.i32_[i] = values[i];
+    }
+  }
+  return t;
+}
+
+std::vector<int32_t> Tensor::values() const {
+  if (dtype_ == DType::kInt32) return i32_;
+  return std::vector<int32_t>(i8_.begin(), i8_.end());
+}
+
+bool Tensor::identical(const Tensor& other) const {
+  return dtype_ == other.dtype_ && shape_ == other.shape_ && precision_ == other.precision_ &&
+         i32_ == other.i32_ && i8_ == other.i8_;
+}
+
+}  // namespace cvm
