@@ -1,1 +1,32 @@
-int main() { return 0; }
+// cvmcheck: conformance and differential checks of the CVM integer operators.
+#include <iostream>
+#include <map>
+
+#include "commands.h"
+#include "cvmcheck/case.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"cvmcheck: conformance and differential checks of the CVM integer operators"};
+  app.require_subcommand(1);
+  std::map<CLI::App*, cvm::cli::Action> actions;
+  for (auto add : {cvm::cli::add_ops_command, cvm::cli::add_run_command}) {
+    cvm::cli::Action action = add(app);
+    actions[app.get_subcommands({}).back()] = action;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e);
+    return status == 0 ? 0 : cvm::cli::kExitUsage;
+  }
+  try {
+    for (CLI::App* sub : app.get_subcommands()) return actions.at(sub)();
+  } catch (const cvm::CaseFileError& e) {
+    std::cerr << "cvmcheck: unreadable case: " << e.what() << "\n";
+    return cvm::cli::kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "cvmcheck: " << e.what() << "\n";
+    return cvm::cli::kExitUsage;
+  }
+  return cvm::cli::kExitUsage;
+}

@@ -1,0 +1,28 @@
+// Exact comparison of two outcomes: class, output count, shapes, precisions, values.
+// There is no tolerance anywhere.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cvmcheck/registry.h"
+
+namespace cvm {
+
+struct Difference {
+  std::string what;             // one line: "output 0 value at index 5 (coords [1, 2]): 7 vs 8"
+  int output = -1;              // the output concerned, -1 for class/count differences
+  int64_t first_index = -1;     // first differing flat index, -1 when not a value difference
+};
+
+// nullopt when `actual` matches `expected` exactly. For two error outcomes only the classes are
+// compared. `actual_name`/`expected_name` label the two sides in the message.
+std::optional<Difference> compare_outcomes(const Outcome& actual, const Outcome& expected,
+                                           const std::string& actual_name = "actual",
+                                           const std::string& expected_name = "expected");
+
+std::string format_index(const std::vector<int64_t>& index);
+
+}  // namespace cvm

@@ -1,0 +1,22 @@
+// A strict .npy reader and writer for the two dtypes of the contract.
+// Reads format 1.0 and 2.0, little-endian int8 ('|i1') and int32 ('<i4'), C order. Anything
+// else, and any malformed byte, is a LogicError naming the problem; never a crash. The shape
+// limits are checked from the header before any data is read or allocated.
+#pragma once
+
+#include <string>
+
+#include "cvmcheck/tensor.h"
+
+namespace cvm {
+
+// Parses .npy bytes into a tensor labelled with `precision` (the precision is not checked here).
+Tensor parse_npy(const std::string& bytes, int precision);
+Tensor read_npy(const std::string& path, int precision);
+
+// Format 1.0 bytes: '|i1' for int8 tensors, '<i4' for int32, C order.
+std::string to_npy(const Tensor& tensor);
+// RuntimeError if the file cannot be written.
+void write_npy(const std::string& path, const Tensor& tensor);
+
+}  // namespace cvm

@@ -1,0 +1,21 @@
+// Subcommands of the cvmcheck command line; each file adds one to the app.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace cvm::cli {
+
+// Exit statuses shared by every subcommand.
+inline constexpr int kExitOk = 0;        // an outcome was produced (also an error outcome)
+inline constexpr int kExitMismatch = 1;  // an expectation did not hold
+inline constexpr int kExitUsage = 2;     // bad usage or an unreadable case
+
+// Each returns the function that runs the subcommand once parsed; it returns the exit status.
+using Action = std::function<int()>;
+Action add_ops_command(CLI::App& app);
+Action add_run_command(CLI::App& app);
+
+// "1", "2-3", "1+"
+std::string arity_text(int min_inputs, int max_inputs);
+
+}  // namespace cvm::cli
