@@ -1,0 +1,54 @@
+// The diff engine: runs one call on the reference (the oracle) and on every other backend that
+// implements the operator, and compares outcome class, output count, shapes, precisions and
+// bytes. A disagreement, or a reference outcome other than the call's expected class, is a
+// finding; write_repro turns it into a case directory that `cvmcheck run` replays.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cvmcheck/compare.h"
+#include "harness/call.h"
+
+namespace cvm {
+
+struct BackendRun {
+  std::string backend;
+  bool skipped = false;
+  std::string skip_reason;          // "unavailable: no CUDA device", "not implemented"
+  Outcome outcome;
+  std::optional<Difference> difference;  // vs the reference
+};
+
+struct DiffResult {
+  Outcome reference;
+  std::vector<BackendRun> runs;     // the other backends, in the order asked
+  // Set when the call carries an expected class and the reference gave another one.
+  std::optional<std::string> expectation_failure;
+
+  bool agree() const;               // no backend differs from the reference
+  bool passed() const { return agree() && !expectation_failure; }
+  // The first failing backend ("reference" for an expectation failure), or empty.
+  std::string failing_backend() const;
+  // A precise multi-line account: call, each differing backend, first differing index with both
+  // values and the input values at that index where an input has the output's shape.
+  std::string report(const Call& call) const;
+};
+
+// `backends`: names to compare with the reference; "reference" itself is ignored if listed.
+// Unknown names are a RuntimeError; unavailable ones and ones not implementing the operator are
+// recorded as skipped.
+DiffResult diff_call(const Registry& registry, const Call& call,
+                     const std::vector<std::string>& backends);
+
+// All backends of the registry except the reference.
+std::vector<std::string> other_backends(const Registry& registry);
+
+// Writes `call` as a case directory whose expectation is the reference's outcome.
+void write_repro(const Call& call, const Outcome& reference, const std::string& dir);
+
+// "__REPRO: cvmcheck run DIR --backend NAME"
+std::string repro_line(const std::string& dir, const std::string& backend);
+
+}  // namespace cvm

@@ -1,0 +1,31 @@
+// Assembles the per-operator generator records of every family (ops/<family>_gen.cc) and adds
+// the shared input-side invalid rules to each.
+#include "harness/generators.h"
+
+namespace cvm {
+
+const OpGenerators* generators_for(const OpInfo& op) {
+  static const std::map<std::string, OpGenerators> table = [] {
+    GeneratorTable families;
+    for (auto add : {add_reduce_generators, add_broadcast_generators, add_elementwise_generators,
+                     add_nn_generators, add_transform_shape_generators,
+                     add_transform_index_generators, add_vision_generators, add_ov_generators}) {
+      add(families);
+    }
+    GeneratorTable complete;
+    for (auto& [name, record] : families) {
+      const OpInfo* info = registry().find_op(name);
+      if (info == nullptr) continue;  // a test checks every record names a real operator
+      OpGenerators full = record;
+      for (InvalidGenerator& g : gen::common_invalid(*info, record.valid)) {
+        full.invalid.push_back(std::move(g));
+      }
+      complete[name] = std::move(full);
+    }
+    return complete;
+  }();
+  auto it = table.find(op.name);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+}  // namespace cvm

@@ -1,0 +1,210 @@
+#include "harness/generators.h"
+
+#include <algorithm>
+
+namespace cvm::gen {
+
+rc::Gen<int> precision(int lo, int hi) {
+  return rc::gen::weightedOneOf<int>({{1, rc::gen::just(lo)},
+                                      {1, rc::gen::just(hi)},
+                                      {4, rc::gen::inRange(lo, hi + 1)}});
+}
+
+rc::Gen<int32_t> value(int p) {
+  const int64_t a = alpha(p);
+  std::vector<int64_t> edges = {0, 1, -1, a, -a, a - 1, -(a - 1)};
+  for (int64_t power = 2; power <= a; power *= 2) {
+    for (int64_t v : {power - 1, power, power + 1}) {
+      if (v <= a) {
+        edges.push_back(v);
+        edges.push_back(-v);
+      }
+    }
+  }
+  edges.erase(std::remove_if(edges.begin(), edges.end(), [a](int64_t v) { return v > a || v < -a; }),
+              edges.end());
+  auto as_int32 = [](int64_t v) { return static_cast<int32_t>(v); };
+  return rc::gen::weightedOneOf<int32_t>(
+      {{3, rc::gen::map(rc::gen::elementOf(edges), as_int32)},
+       {2, rc::gen::map(rc::gen::inRange<int64_t>(-a, a + 1), as_int32)}});
+}
+
+rc::Gen<Tensor> tensor(const Shape& shape, int p, bool int8) {
+  const auto count = static_cast<size_t>(shape_size(shape));
+  return rc::gen::map(rc::gen::container<std::vector<int32_t>>(count, value(p)),
+                      [shape, p, int8](const std::vector<int32_t>& values) {
+                        return Tensor::from_values(shape, values, p,
+                                                   int8 ? DType::kInt8 : DType::kInt32);
+                      });
+}
+
+rc::Gen<Tensor> tensor_any_dtype(const Shape& shape, int p) {
+  if (p > 8) return tensor(shape, p, false);
+  return rc::gen::mapcat(rc::gen::arbitrary<bool>(),
+                         [shape, p](bool int8) { return tensor(shape, p, int8); });
+}
+
+rc::Gen<Shape> shape(int min_ndim, int max_ndim, int64_t max_dim, int64_t max_elements) {
+  return rc::gen::exec([=] {
+    const int ndim = *rc::gen::inRange(min_ndim, max_ndim + 1);
+    Shape dims = *rc::gen::container<Shape>(static_cast<size_t>(ndim),
+                                            rc::gen::inRange<int64_t>(1, max_dim + 1));
+    // Halve the largest dim until the element budget holds; the ndim is kept.
+    while (shape_size(dims) > max_elements) {
+      auto largest = std::max_element(dims.begin(), dims.end());
+      *largest = std::max<int64_t>(1, *largest / 2);
+    }
+    return dims;
+  });
+}
+
+rc::Gen<int64_t> axis(int n) { return rc::gen::inRange<int64_t>(-n, n); }
+
+rc::Gen<int64_t> spell_axis(int64_t a, int n) {
+  return rc::gen::elementOf(std::vector<int64_t>{a, a - n});
+}
+
+rc::Gen<std::vector<int64_t>> distinct_axes(int n) {
+  return rc::gen::exec([n] {
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) order[static_cast<size_t>(i)] = i;
+    const auto shuffled = *rc::gen::container<std::vector<int>>(static_cast<size_t>(n),
+                                                                rc::gen::inRange(0, 1 << 16));
+    // Sort the axes by random keys: a random permutation that shrinks towards the identity.
+    std::vector<size_t> idx(static_cast<size_t>(n));
+    for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    std::stable_sort(idx.begin(), idx.end(),
+                     [&](size_t x, size_t y) { return shuffled[x] < shuffled[y]; });
+    const auto count = *rc::gen::inRange<size_t>(0, static_cast<size_t>(n) + 1);
+    std::vector<int64_t> axes;
+    for (size_t i = 0; i < count; ++i) axes.push_back(*spell_axis(order[idx[i]], n));
+    return axes;
+  });
+}
+
+std::string tuple_text_plain(const std::vector<int64_t>& entries) {
+  std::string text = "(";
+  for (size_t i = 0; i < entries.size(); ++i) text += (i ? ", " : "") + std::to_string(entries[i]);
+  return text + (entries.size() == 1 ? ",)" : ")");
+}
+
+rc::Gen<std::string> tuple_text(const std::vector<int64_t>& entries) {
+  std::string bracketed = "[";
+  for (size_t i = 0; i < entries.size(); ++i) bracketed += (i ? "," : "") + std::to_string(entries[i]);
+  bracketed += "]";
+  std::vector<std::string> spellings = {tuple_text_plain(entries), bracketed};
+  if (entries.size() == 1) spellings.push_back(std::to_string(entries[0]));
+  return rc::gen::elementOf(spellings);
+}
+
+rc::Gen<std::string> bool_text(bool value) {
+  return rc::gen::elementOf(value ? std::vector<std::string>{"true", "True", "1"}
+                                  : std::vector<std::string>{"false", "False", "0"});
+}
+
+Call invalid_call(Call call, const std::string& rule) {
+  call.rule = rule;
+  call.expected = OutcomeKind::kLogicError;
+  return call;
+}
+
+namespace {
+
+// A malformed text for an attribute of `kind`; empty when every text is accepted.
+std::string malformed_text(const AttrSpec& spec) {
+  switch (spec.kind) {
+    case AttrKind::kInt: return "1.5";
+    case AttrKind::kBool: return "maybe";
+    case AttrKind::kTuple: return "(1,,2)";
+    case AttrKind::kOptInt: return "none";
+    case AttrKind::kString: return spec.choices.empty() ? "" : "bogus";
+  }
+  return "";
+}
+
+// Applies `mutate(call, input_index)` to a valid call with at least one input.
+template <typename Mutate>
+rc::Gen<Call> mutate_input(const rc::Gen<Call>& valid, const std::string& rule, Mutate mutate) {
+  return rc::gen::exec([=] {
+    Call call = *valid;
+    RC_PRE(!call.inputs.empty());
+    const auto k = *rc::gen::inRange<size_t>(0, call.inputs.size());
+    mutate(call.inputs[k], k);
+    return invalid_call(call, rule);
+  });
+}
+
+}  // namespace
+
+std::vector<InvalidGenerator> common_invalid(const OpInfo& op, const rc::Gen<Call>& valid) {
+  std::vector<InvalidGenerator> out;
+  out.push_back({"value_outside_precision",
+                 mutate_input(valid, "value_outside_precision", [](Tensor& t, size_t) {
+                   // -(alpha(p)+1) fits the storage for int8 (p <= 8) and int32 (INT32_MIN at 32).
+                   const int32_t outside = static_cast<int32_t>(-(alpha(t.precision()) + 1));
+                   const auto i = *rc::gen::inRange<int64_t>(0, t.size());
+                   std::vector<int32_t> values = t.values();
+                   values[static_cast<size_t>(i)] = outside;
+                   t = Tensor::from_values(t.shape(), values, t.precision(), t.dtype());
+                 })});
+  out.push_back({"precision_0", mutate_input(valid, "precision_0",
+                                             [](Tensor& t, size_t) { t.set_precision(0); })});
+  out.push_back({"precision_33", mutate_input(valid, "precision_33",
+                                              [](Tensor& t, size_t) { t.set_precision(33); })});
+  out.push_back({"int8_precision_above_8",
+                 mutate_input(valid, "int8_precision_above_8", [](Tensor& t, size_t) {
+                   std::vector<int32_t> values = t.values();
+                   for (int32_t& v : values) v = std::clamp(v, -127, 127);
+                   t = Tensor::from_values(t.shape(), values, *rc::gen::inRange(9, 33),
+                                           DType::kInt8);
+                 })});
+  if (op.max_inputs != OpInfo::kUnbounded) {
+    out.push_back({"one_input_too_many", rc::gen::exec([=] {
+                     Call call = *valid;
+                     RC_PRE(!call.inputs.empty());
+                     call.inputs.push_back(call.inputs.back());
+                     while (static_cast<int>(call.inputs.size()) <= op.max_inputs) {
+                       call.inputs.push_back(call.inputs.back());
+                     }
+                     return invalid_call(call, "one_input_too_many");
+                   })});
+  }
+  if (op.min_inputs > 0) {
+    out.push_back({"one_input_too_few", rc::gen::exec([=] {
+                     Call call = *valid;
+                     call.inputs.resize(static_cast<size_t>(op.min_inputs - 1));
+                     return invalid_call(call, "one_input_too_few");
+                   })});
+  }
+  out.push_back({"unknown_attribute", rc::gen::exec([=] {
+                   Call call = *valid;
+                   call.attrs["no_such_attribute"] = "1";
+                   return invalid_call(call, "unknown_attribute");
+                 })});
+  for (const AttrSpec& spec : op.attrs) {
+    const std::string name = spec.name;
+    const std::string malformed = malformed_text(spec);
+    if (!malformed.empty()) {
+      out.push_back({"malformed_" + name, rc::gen::exec([=] {
+                       Call call = *valid;
+                       call.attrs[name] = malformed;
+                       return invalid_call(call, "malformed_" + name);
+                     })});
+    }
+    out.push_back({"non_string_" + name, rc::gen::exec([=] {
+                     Call call = *valid;
+                     call.attrs[name] = 1;
+                     return invalid_call(call, "non_string_" + name);
+                   })});
+    if (!spec.default_text) {
+      out.push_back({"missing_" + name, rc::gen::exec([=] {
+                       Call call = *valid;
+                       call.attrs.erase(name);
+                       return invalid_call(call, "missing_" + name);
+                     })});
+    }
+  }
+  return out;
+}
+
+}  // namespace cvm::gen

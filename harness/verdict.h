@@ -1,0 +1,30 @@
+// The checks one generated call must pass, shared by the RapidCheck properties, the campaign and
+// the fuzz targets: the reference gives the call's expected class (ok for a valid call,
+// logic_error for a call breaking one rule), and every other backend agrees with it exactly.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/diff.h"
+
+namespace cvm {
+
+struct CallVerdict {
+  DiffResult diff;
+  bool passed = false;
+  std::string report;      // empty when passed
+  std::string repro_dir;   // set when a repro was written
+};
+
+// Runs `call` through the diff engine against `backends`. A valid call (no `expected`) must give
+// ok on the reference. When it fails and `repro_root` is non-empty, the call is written as a
+// case directory under repro_root/<name> and the report ends with the __REPRO line.
+CallVerdict judge_call(const Registry& registry, const Call& call,
+                       const std::vector<std::string>& backends, const std::string& repro_root,
+                       const std::string& name);
+
+// True when every output of an ok outcome is all zeros (a sign of a vacuous generator).
+bool all_outputs_zero(const Outcome& outcome);
+
+}  // namespace cvm
