@@ -3,6 +3,7 @@
 #include "cvmcheck/registry.h"
 #include "../ops/schema.h"
 #include "../reference/kernels.h"
+#include "harness/planted.h"
 
 namespace cvm {
 
@@ -11,6 +12,7 @@ Registry& registry() {
     Registry r;
     ops::add_all_ops(r);
     r.add_backend(ref::make_backend());
+    add_planted_from_env(r);  // test-only backends, opt-in
     return r;
   }();
   return instance;

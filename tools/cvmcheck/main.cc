@@ -9,7 +9,8 @@ int main(int argc, char** argv) {
   CLI::App app{"cvmcheck: conformance and differential checks of the CVM integer operators"};
   app.require_subcommand(1);
   std::map<CLI::App*, cvm::cli::Action> actions;
-  for (auto add : {cvm::cli::add_ops_command, cvm::cli::add_run_command}) {
+  for (auto add : {cvm::cli::add_ops_command, cvm::cli::add_run_command,
+                    cvm::cli::add_campaign_command}) {
     cvm::cli::Action action = add(app);
     actions[app.get_subcommands({}).back()] = action;
   }

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The README's main job: installs what is missing, builds the release preset, and runs a
+# time-boxed differential campaign over every operator and backend (default 30 s), writing
+# the conformance table to stdout and JSON + JUnit XML under reports/campaign/.
+# Extra arguments go to `cvmcheck campaign` (e.g. --seconds 300 --seed 42 --ops conv2d,dense).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash ci/build.sh release >/dev/null
+args=("$@")
+[[ " ${args[*]:-} " == *" --seconds "* ]] || args=(--seconds 30 "${args[@]}")
+[[ " ${args[*]:-} " == *" --report "* ]] || args=(--report reports/campaign "${args[@]}")
+exec build/bin/cvmcheck campaign "${args[@]}"

@@ -1,0 +1,286 @@
+#include "harness/campaign.h"
+
+#include <chrono>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cvmcheck/errors.h"
+#include "harness/generators.h"
+#include "harness/verdict.h"
+
+namespace cvm {
+
+uint64_t case_seed(uint64_t seed, uint64_t index) {
+  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void count_outcome(CampaignCell& cell, OutcomeKind kind) {
+  ++cell.cases;
+  if (kind == OutcomeKind::kOk) ++cell.ok;
+  if (kind == OutcomeKind::kLogicError) ++cell.logic_error;
+  if (kind == OutcomeKind::kRuntimeError) ++cell.runtime_error;
+}
+
+std::string hex(uint64_t v) {
+  std::ostringstream out;
+  out << std::hex << std::setw(16) << std::setfill('0') << v;
+  return out.str();
+}
+
+// Draws call `index`: a valid call, or (with probability invalid_share) a call breaking one
+// rule. Everything is derived from the case seed, so the draw is replayable alone.
+bool draw_call(const OpGenerators& gens, uint64_t seed, double invalid_share, Call& call) {
+  const double unit = static_cast<double>(seed >> 11) * 0x1.0p-53;
+  const int size = static_cast<int>(seed % 101);
+  const rc::Random random(seed);
+  try {
+    if (unit < invalid_share && !gens.invalid.empty()) {
+      const InvalidGenerator& rule = gens.invalid[(seed >> 7) % gens.invalid.size()];
+      call = rule.gen(random, size).value();
+    } else {
+      call = gens.valid(random, size).value();
+    }
+    return true;
+  } catch (...) {
+    // A generator that gives up (e.g. a discarded draw) is not a finding of the backends.
+    return false;
+  }
+}
+
+}  // namespace
+
+CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
+                            const CampaignProgress& progress, double progress_interval) {
+  CampaignResult result;
+  result.seed = options.seed;
+  std::vector<const OpInfo*> ops;
+  if (options.ops.empty()) {
+    for (const OpInfo& op : registry.ops()) ops.push_back(&op);
+  } else {
+    for (const std::string& name : options.ops) {
+      const OpInfo* op = registry.find_op(name);
+      check(op != nullptr, "unknown operator '", name, "'");
+      ops.push_back(op);
+    }
+  }
+  std::vector<std::string> others = options.backends.empty() ? other_backends(registry)
+                                                             : options.backends;
+  result.backends.push_back("reference");
+  for (const std::string& name : others) {
+    const Backend* backend = registry.find_backend(name);
+    check(backend != nullptr, "unknown backend '", name, "'");
+    if (name == "reference") continue;
+    result.backends.push_back(name);
+    if (!backend->available) result.skip_reasons[name] = backend->unavailable_reason;
+  }
+  const std::vector<std::string> compared(result.backends.begin() + 1, result.backends.end());
+  for (const OpInfo* op : ops) {
+    for (const std::string& b : result.backends) result.table[op->name][b];
+  }
+
+  std::set<std::string> seen_keys;
+  const Clock::time_point start = Clock::now();
+  double last_progress = 0;
+  for (uint64_t index = 0;; ++index) {
+    const double elapsed = since(start);
+    if (elapsed >= options.seconds) break;
+    if (options.max_cases >= 0 && result.calls >= options.max_cases) break;
+    if (progress && elapsed - last_progress >= progress_interval) {
+      last_progress = elapsed;
+      progress(result, elapsed);
+    }
+    const OpInfo& op = *ops[index % ops.size()];
+    const OpGenerators* gens = generators_for(op);
+    if (gens == nullptr) continue;
+    const uint64_t seed = case_seed(options.seed, index);
+    Call call;
+    if (!draw_call(*gens, seed, options.invalid_share, call)) {
+      ++result.generator_failures;
+      continue;
+    }
+    const Clock::time_point call_start = Clock::now();
+    const bool room = static_cast<int>(result.findings.size()) < options.max_repros;
+    const std::string name = op.name + "-" + hex(seed);
+    CallVerdict verdict = judge_call(registry, call, compared,
+                                     room ? options.repro_root : std::string(), name);
+    result.op_seconds[op.name] += since(call_start);
+    ++result.calls;
+
+    auto& row = result.table[op.name];
+    count_outcome(row["reference"], verdict.diff.reference.kind);
+    if (verdict.diff.expectation_failure) ++row["reference"].mismatches;
+    for (const BackendRun& run : verdict.diff.runs) {
+      if (run.skipped) {
+        ++row[run.backend].skipped;
+        continue;
+      }
+      count_outcome(row[run.backend], run.outcome.kind);
+      if (run.difference) ++row[run.backend].mismatches;
+    }
+    if (verdict.passed) continue;
+    ++result.mismatches;
+    const std::string backend = verdict.diff.failing_backend();
+    std::string other_kind = "-", index_text = "-";
+    for (const BackendRun& run : verdict.diff.runs) {
+      if (run.backend == backend && run.difference) {
+        other_kind = outcome_name(run.outcome.kind);
+        index_text = std::to_string(run.difference->output) + ":" +
+                     std::to_string(run.difference->first_index);
+      }
+    }
+    CampaignFinding finding;
+    finding.op = op.name;
+    finding.backend = backend;
+    finding.rule = call.rule;
+    finding.case_seed = seed;
+    finding.key = op.name + "|" + backend + "|" + outcome_name(verdict.diff.reference.kind) + "|" +
+                  other_kind + "|" + index_text;
+    finding.summary = verdict.report;
+    finding.repro_dir = verdict.repro_dir;
+    if (seen_keys.insert(finding.key).second) result.findings.push_back(std::move(finding));
+  }
+  result.seconds = since(start);
+  return result;
+}
+
+std::string campaign_table(const CampaignResult& result) {
+  std::ostringstream out;
+  const int name_width = 22, backend_width = 12;
+  out << std::left << std::setw(name_width) << "operator" << std::setw(backend_width) << "backend"
+      << std::right << std::setw(9) << "cases" << std::setw(9) << "ok" << std::setw(9) << "logic"
+      << std::setw(9) << "runtime" << std::setw(10) << "mismatch" << std::setw(9) << "skipped"
+      << "\n";
+  CampaignCell totals;
+  for (const auto& [op, row] : result.table) {
+    for (const std::string& backend : result.backends) {
+      const CampaignCell& c = row.at(backend);
+      out << std::left << std::setw(name_width) << op << std::setw(backend_width) << backend
+          << std::right << std::setw(9) << c.cases << std::setw(9) << c.ok << std::setw(9)
+          << c.logic_error << std::setw(9) << c.runtime_error << std::setw(10) << c.mismatches
+          << std::setw(9) << c.skipped << "\n";
+      totals.cases += c.cases;
+      totals.mismatches += c.mismatches;
+      totals.skipped += c.skipped;
+    }
+  }
+  out << "calls " << result.calls << " in " << std::fixed << std::setprecision(1)
+      << result.seconds << " s (" << std::setprecision(0)
+      << (result.seconds > 0 ? static_cast<double>(result.calls) / result.seconds : 0.0)
+      << " calls/s), backend runs " << totals.cases << ", skipped " << totals.skipped
+      << ", mismatching calls " << result.mismatches << ", distinct findings "
+      << result.findings.size() << ", seed " << result.seed << "\n";
+  for (const auto& [backend, reason] : result.skip_reasons) {
+    out << "skipped backend " << backend << ": " << reason << "\n";
+  }
+  if (result.generator_failures > 0) {
+    out << "generator draws abandoned: " << result.generator_failures << "\n";
+  }
+  return out.str();
+}
+
+std::string campaign_json(const CampaignResult& result) {
+  nlohmann::json json;
+  json["seed"] = result.seed;
+  json["seconds"] = result.seconds;
+  json["calls"] = result.calls;
+  json["mismatching_calls"] = result.mismatches;
+  json["generator_failures"] = result.generator_failures;
+  json["backends"] = result.backends;
+  json["skipped_backends"] = result.skip_reasons;
+  for (const auto& [op, row] : result.table) {
+    for (const auto& [backend, c] : row) {
+      json["table"][op][backend] = {{"cases", c.cases},           {"ok", c.ok},
+                                    {"logic_error", c.logic_error}, {"runtime_error", c.runtime_error},
+                                    {"mismatches", c.mismatches}, {"skipped", c.skipped}};
+    }
+    const auto it = result.op_seconds.find(op);
+    json["op_seconds"][op] = it == result.op_seconds.end() ? 0.0 : it->second;
+  }
+  json["findings"] = nlohmann::json::array();
+  for (const CampaignFinding& f : result.findings) {
+    json["findings"].push_back({{"op", f.op},
+                                {"backend", f.backend},
+                                {"rule", f.rule},
+                                {"case_seed", f.case_seed},
+                                {"key", f.key},
+                                {"repro_dir", f.repro_dir},
+                                {"report", f.summary}});
+  }
+  return json.dump(2) + "\n";
+}
+
+namespace {
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default:
+        // Control characters other than tab/newline are not allowed in XML 1.0.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
+          out += ' ';
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string campaign_junit(const CampaignResult& result) {
+  int64_t tests = 0, failures = 0, skipped = 0;
+  std::ostringstream cases;
+  for (const auto& [op, row] : result.table) {
+    for (const std::string& backend : result.backends) {
+      const CampaignCell& c = row.at(backend);
+      ++tests;
+      cases << "  <testcase classname=\"cvmcheck." << xml_escape(op) << "\" name=\""
+            << xml_escape(backend) << "\">";
+      if (c.mismatches > 0) {
+        ++failures;
+        std::string details;
+        for (const CampaignFinding& f : result.findings) {
+          if (f.op == op && f.backend == backend) details += f.summary + "\n";
+        }
+        cases << "<failure message=\"" << c.mismatches << " mismatching calls of " << c.cases
+              << "\">" << xml_escape(details) << "</failure>";
+      } else if (c.cases == 0) {
+        ++skipped;
+        const auto reason = result.skip_reasons.find(backend);
+        cases << "<skipped message=\""
+              << xml_escape(reason != result.skip_reasons.end() ? reason->second
+                                                               : "not implemented or no calls")
+              << "\"/>";
+      }
+      cases << "</testcase>\n";
+    }
+  }
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<testsuite name=\"cvmcheck-campaign\" tests=\"" << tests << "\" failures=\"" << failures
+      << "\" skipped=\"" << skipped << "\" time=\"" << result.seconds << "\">\n"
+      << cases.str() << "</testsuite>\n";
+  return out.str();
+}
+
+}  // namespace cvm

@@ -1,0 +1,67 @@
+// A time-boxed differential campaign: draws calls from every operator's generator records
+// (valid calls and calls breaking one rule) and judges each on every backend. The sequence of
+// calls is a pure function of the seed, so a campaign is replayable; time only bounds its length.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cvmcheck/registry.h"
+
+namespace cvm {
+
+struct CampaignOptions {
+  double seconds = 20;
+  int64_t max_cases = -1;              // stop after this many calls (-1: time only)
+  std::vector<std::string> ops;        // canonical names; empty: every operator
+  std::vector<std::string> backends;   // compared with the reference; empty: all others
+  uint64_t seed = 0;
+  double invalid_share = 0.3;          // share of calls that break one rule
+  std::string repro_root;              // where repro directories go; empty: none written
+  int max_repros = 20;
+};
+
+// One cell of the conformance table (operator x backend).
+struct CampaignCell {
+  int64_t cases = 0, ok = 0, logic_error = 0, runtime_error = 0, mismatches = 0, skipped = 0;
+};
+
+struct CampaignFinding {
+  std::string op, backend, rule, summary, repro_dir;
+  uint64_t case_seed = 0;
+  std::string key;  // dedup key: operator, backend, outcome classes, first differing index
+};
+
+struct CampaignResult {
+  uint64_t seed = 0;
+  double seconds = 0;
+  int64_t calls = 0;
+  int64_t generator_failures = 0;      // draws a generator could not complete (not a finding)
+  std::vector<std::string> backends;   // "reference" first
+  std::map<std::string, std::map<std::string, CampaignCell>> table;  // op -> backend -> cell
+  std::map<std::string, std::string> skip_reasons;  // backend -> why skipped (unavailable)
+  std::vector<CampaignFinding> findings;  // deduplicated
+  int64_t mismatches = 0;                 // every failing call, before dedup
+  std::map<std::string, double> op_seconds;  // time spent per operator
+};
+
+// Progress callback: called about every `progress_interval` seconds with the partial result.
+using CampaignProgress = std::function<void(const CampaignResult&, double elapsed)>;
+
+// RuntimeError for an unknown operator or backend name.
+CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
+                            const CampaignProgress& progress = nullptr,
+                            double progress_interval = 0.5);
+
+// The seed of call number `index` of a campaign with `seed` (splitmix64).
+uint64_t case_seed(uint64_t seed, uint64_t index);
+
+// Reports: a fixed-width table; JSON; JUnit XML (one testcase per operator x backend).
+std::string campaign_table(const CampaignResult& result);
+std::string campaign_json(const CampaignResult& result);
+std::string campaign_junit(const CampaignResult& result);
+
+}  // namespace cvm
