@@ -4,6 +4,7 @@
 #include "../ops/schema.h"
 #include "../reference/kernels.h"
 #include "harness/planted.h"
+#include "optimized/kernels.h"
 
 namespace cvm {
 
@@ -12,6 +13,7 @@ Registry& registry() {
     Registry r;
     ops::add_all_ops(r);
     r.add_backend(ref::make_backend());
+    r.add_backend(opt::make_backend());
     add_planted_from_env(r);  // test-only backends, opt-in
     return r;
   }();

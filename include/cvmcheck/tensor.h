@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,30 @@ enum class DType : uint8_t { kInt8, kInt32 };
 const char* dtype_name(DType dtype);
 
 using Shape = std::vector<int64_t>;
+
+// An allocator that leaves elements uninitialised on resize, so fast kernels that overwrite
+// every element do not pay for a zero fill first.
+template <typename T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <typename U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+template <typename T>
+using Buffer = std::vector<T, DefaultInitAllocator<T>>;
 
 // Throws LogicError naming `what` unless the shape is within the contract's limits.
 void validate_shape(const Shape& shape, const std::string& what);
@@ -32,6 +57,8 @@ class Tensor {
 
   // A zero-filled tensor; validates the shape first (LogicError), then allocates.
   static Tensor zeros(DType dtype, const Shape& shape, int precision);
+  // As zeros, but the contents are unspecified: for kernels that write every element.
+  static Tensor uninitialized(DType dtype, const Shape& shape, int precision);
   // A tensor holding `values` (row-major). For int8, each value must fit int8 (LogicError).
   static Tensor from_values(const Shape& shape, const std::vector<int32_t>& values, int precision,
                             DType dtype = DType::kInt32);
@@ -68,8 +95,8 @@ class Tensor {
   Shape shape_;
   int64_t size_ = 0;
   int precision_ = 0;
-  std::vector<int32_t> i32_;
-  std::vector<int8_t> i8_;
+  Buffer<int32_t> i32_;
+  Buffer<int8_t> i8_;
 };
 
 }  // namespace cvm

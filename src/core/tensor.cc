@@ -1,5 +1,6 @@
 #include "cvmcheck/tensor.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "cvmcheck/errors.h"
@@ -41,7 +42,7 @@ std::vector<int64_t> row_major_strides(const Shape& shape) {
   return strides;
 }
 
-Tensor Tensor::zeros(DType dtype, const Shape& shape, int precision) {
+Tensor Tensor::uninitialized(DType dtype, const Shape& shape, int precision) {
   validate_shape(shape, "tensor");
   Tensor t;
   t.dtype_ = dtype;
@@ -49,9 +50,19 @@ Tensor Tensor::zeros(DType dtype, const Shape& shape, int precision) {
   t.size_ = shape_size(shape);
   t.precision_ = precision;
   if (dtype == DType::kInt8) {
-    t.i8_.assign(static_cast<size_t>(t.size_), 0);
+    t.i8_.resize(static_cast<size_t>(t.size_));
   } else {
-    t.i32_.assign(static_cast<size_t>(t.size_), 0);
+    t.i32_.resize(static_cast<size_t>(t.size_));
+  }
+  return t;
+}
+
+Tensor Tensor::zeros(DType dtype, const Shape& shape, int precision) {
+  Tensor t = uninitialized(dtype, shape, precision);
+  if (dtype == DType::kInt8) {
+    std::fill(t.i8_.begin(), t.i8_.end(), int8_t{0});
+  } else {
+    std::fill(t.i32_.begin(), t.i32_.end(), 0);
   }
   return t;
 }
@@ -74,7 +85,7 @@ Tensor Tensor::from_values(const Shape& shape, const std::vector<int32_t>& value
 }
 
 std::vector<int32_t> Tensor::values() const {
-  if (dtype_ == DType::kInt32) return i32_;
+  if (dtype_ == DType::kInt32) return std::vector<int32_t>(i32_.begin(), i32_.end());
   return std::vector<int32_t>(i8_.begin(), i8_.end());
 }
 

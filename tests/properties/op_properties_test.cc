@@ -1,7 +1,7 @@
 // The per-operator properties, instantiated for every operator from its generator record:
 //   (a)+(b) valid calls succeed on the reference and every other backend agrees bit for bit;
 //   (c)     each invalid-call rule gives logic_error on every backend;
-//   (d)     determinism: the same call twice gives identical bytes on every backend.
+//   (d)     determinism: the same call twice, and on 1 and 2 threads, gives identical bytes.
 // Budget: CVMCHECK_PROP_CASES cases per property (default below); RC_PARAMS="seed=N" replays.
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 #include "harness/generators.h"
 #include "harness/property.h"
 #include "harness/verdict.h"
+#include "optimized/kernels.h"
 
 namespace cvm {
 namespace {
@@ -81,10 +82,17 @@ TEST_P(OpProperty, SameCallTwiceGivesIdenticalBytes) {
         for (const std::string& backend : backends) {
           const Backend* b = registry().find_backend(backend);
           if (!b->available || !b->implements(registry().op(call.op).name)) continue;
+          // Twice, then again on 1 and on 2 threads: the bytes must never change.
+          opt::set_threads(1);
           const Outcome first = run_op_outcome(registry(), backend, call.op, call.attrs, call.inputs);
           const Outcome second = run_op_outcome(registry(), backend, call.op, call.attrs, call.inputs);
-          const auto difference = compare_outcomes(second, first, "second run", "first run");
-          if (difference) RC_FAIL(backend + ": " + difference->what + "\n" + describe_call(call));
+          opt::set_threads(2);
+          const Outcome third = run_op_outcome(registry(), backend, call.op, call.attrs, call.inputs);
+          opt::set_threads(0);
+          for (const Outcome* again : {&second, &third}) {
+            const auto difference = compare_outcomes(*again, first, "again", "first run (1 thread)");
+            if (difference) RC_FAIL(backend + ": " + difference->what + "\n" + describe_call(call));
+          }
         }
       },
       {property_cases(kDefaultCases / 3)});

@@ -1,0 +1,35 @@
+#include <omp.h>
+
+#include <cstdlib>
+
+#include "infer/common.h"
+#include "optimized/kernels.h"
+
+namespace cvm::opt {
+namespace {
+
+int default_threads() {
+  const char* text = std::getenv("CVMCHECK_THREADS");
+  const int value = text != nullptr ? std::atoi(text) : 0;
+  return value > 0 ? value : omp_get_max_threads();
+}
+
+int g_threads = 0;
+
+}  // namespace
+
+void set_threads(int threads) { g_threads = threads > 0 ? threads : default_threads(); }
+
+int threads() {
+  if (g_threads == 0) g_threads = default_threads();
+  return g_threads;
+}
+
+Backend make_backend() {
+  Backend backend;
+  backend.name = "optimized";
+  for (auto add : {add_reduce}) add(backend);
+  return backend;
+}
+
+}  // namespace cvm::opt
