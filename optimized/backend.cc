@@ -25,10 +25,15 @@ int threads() {
   return g_threads;
 }
 
+int threads_for(int64_t work) { return work >= (int64_t{1} << 16) ? threads() : 1; }
+
 Backend make_backend() {
   Backend backend;
   backend.name = "optimized";
-  for (auto add : {add_reduce}) add(backend);
+  for (auto add : {add_reduce, add_broadcast, add_elementwise, add_nn, add_transform_shape,
+                   add_transform_index, add_vision, add_ov}) {
+    add(backend);
+  }
   return backend;
 }
 

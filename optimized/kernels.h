@@ -2,11 +2,20 @@
 // bit-exact with the reference. Each family file adds its kernels (optimized/<family>.cc).
 #pragma once
 
+#include <cstdint>
+
 #include "cvmcheck/registry.h"
 
 namespace cvm::opt {
 
 void add_reduce(Backend& backend);
+void add_broadcast(Backend& backend);
+void add_elementwise(Backend& backend);
+void add_nn(Backend& backend);
+void add_transform_shape(Backend& backend);
+void add_transform_index(Backend& backend);
+void add_vision(Backend& backend);
+void add_ov(Backend& backend);
 
 // The backend with every family above.
 Backend make_backend();
@@ -15,5 +24,8 @@ Backend make_backend();
 // (CVMCHECK_THREADS if set, else OpenMP's default).
 void set_threads(int threads);
 int threads();
+// Threads worth using for `work` elementary operations: 1 below a threshold, where waking a
+// thread pool costs more than it saves.
+int threads_for(int64_t work);
 
 }  // namespace cvm::opt

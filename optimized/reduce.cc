@@ -88,6 +88,12 @@ void reduce_range(const T* x, Acc* acc, const Groups& g, int64_t first_begin, in
   }
 }
 
+int64_t work_of(const Groups& g) {
+  int64_t n = 1;
+  for (int64_t s : g.size) n *= s;
+  return n;
+}
+
 template <bool kSum, typename T>
 void reduce_into(const T* x, Tensor& y, const Groups& g) {
   using Acc = std::conditional_t<kSum, int64_t, int32_t>;
@@ -95,9 +101,10 @@ void reduce_into(const T* x, Tensor& y, const Groups& g) {
   Buffer<Acc> acc(static_cast<size_t>(out_size));
   std::fill(acc.begin(), acc.end(), kSum ? Acc{0} : std::numeric_limits<Acc>::min());
   const size_t k = g.size.size();
-  if (k >= 2 && !g.reduced[0] && threads() > 1 && g.size[0] > 1) {
+  const int team = threads_for(work_of(g));
+  if (k >= 2 && !g.reduced[0] && team > 1 && g.size[0] > 1) {
     const int64_t first = g.size[0];
-#pragma omp parallel for num_threads(threads()) schedule(static)
+#pragma omp parallel for num_threads(team) schedule(static)
     for (int64_t f = 0; f < first; ++f) reduce_range<kSum>(x, acc.data(), g, f, f + 1);
   } else {
     reduce_range<kSum>(x, acc.data(), g, 0, k == 1 ? 1 : g.size[0]);
