@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ clang libclang-rt-dev
   libgtest-dev librapidcheck-dev nlohmann-json3-dev libcli11-dev
-  libbenchmark-dev libdnnl-dev libomp-dev
+  libbenchmark-dev libdnnl-dev libomp-dev libssl-dev
   python3-numpy
 )
 

@@ -15,6 +15,7 @@ using Action = std::function<int()>;
 Action add_ops_command(CLI::App& app);
 Action add_run_command(CLI::App& app);
 Action add_campaign_command(CLI::App& app);
+Action add_golden_command(CLI::App& app);
 
 // "1", "2-3", "1+"
 std::string arity_text(int min_inputs, int max_inputs);
