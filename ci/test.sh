@@ -1,13 +1,27 @@
 #!/usr/bin/env bash
-# The test command of the README, and what CI runs: release build + every test, then the same
-# tests under ASan + UBSan (clang), where any sanitizer report fails the run.
+# The test command of the README, and what CI runs (.ci/run):
+#   1. release build (g++) and every test through ctest: unit tests, every record example on
+#      every backend, robustness, the per-operator RapidCheck properties, the planted-bug proof,
+#      the golden fixtures (reproducible, every backend, the numpy consumer), corpus replay;
+#   2. the same tests under ASan + UBSan (clang), where any sanitizer report fails;
+#   3. the libFuzzer smoke run over every target, and the proof that it finds each planted bug.
+# CVMCHECK_PROP_CASES sets the property budget (default: the tests' own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$(date +%s)
+stamp() { echo "   ($(( $(date +%s) - start )) s elapsed)"; }
 
 echo "== release build and tests"
 bash ci/build.sh release
 ctest --preset release
+stamp
 
 echo "== ASan + UBSan build and tests"
 bash ci/build.sh asan-ubsan
 ctest --preset asan-ubsan
+stamp
+
+echo "== fuzz smoke run (every target) and planted-bug proof"
+bash ci/fuzz-smoke.sh "${CVMCHECK_FUZZ_SECONDS:-10}"
+bash ci/fuzz-planted.sh 60
+stamp

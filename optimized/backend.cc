@@ -1,6 +1,8 @@
-#include <omp.h>
-
 #include <cstdlib>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "infer/common.h"
 #include "optimized/kernels.h"
@@ -11,7 +13,11 @@ namespace {
 int default_threads() {
   const char* text = std::getenv("CVMCHECK_THREADS");
   const int value = text != nullptr ? std::atoi(text) : 0;
+#ifdef _OPENMP
   return value > 0 ? value : omp_get_max_threads();
+#else
+  return 1;  // built without OpenMP
+#endif
 }
 
 int g_threads = 0;

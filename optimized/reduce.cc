@@ -2,8 +2,6 @@
 // few alternating kept/reduced groups; the innermost group is processed with a contiguous,
 // vectorizable loop (a row reduction when it is reduced, a row-wise accumulate when it is kept).
 // Threads split the outermost kept group, so each thread owns disjoint outputs.
-#include <omp.h>
-
 #include <algorithm>
 #include <limits>
 

@@ -16,6 +16,8 @@ Action add_ops_command(CLI::App& app);
 Action add_run_command(CLI::App& app);
 Action add_campaign_command(CLI::App& app);
 Action add_golden_command(CLI::App& app);
+Action add_repro_command(CLI::App& app);
+Action add_corpus_command(CLI::App& app);
 
 // "1", "2-3", "1+"
 std::string arity_text(int min_inputs, int max_inputs);

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Nightly fuzzing: every target with libFuzzer's -fork across all cores for SECONDS each, new
+# inputs merged back (minimized) into corpus/<target>/, findings deduplicated into a summary,
+# then a source-based coverage report (llvm-cov HTML and a per-file summary) of reference/ and
+# optimized/ from replaying the whole corpus through coverage-instrumented targets.
+# Outputs under reports/nightly-fuzz/. Usage: ci/fuzz-nightly.sh [SECONDS_PER_TARGET]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-1800}"
+jobs=$(nproc)
+out=reports/nightly-fuzz
+rm -rf "$out"
+mkdir -p "$out/artifacts"
+bash ci/build.sh release >/dev/null
+bash ci/build.sh fuzz >/dev/null
+targets=(all reduce broadcast elementwise nn transform_shape transform_index vision ov)
+summary="$out/findings.md"
+echo "# Nightly fuzz findings ($(date -u +%F))" >"$summary"
+for t in "${targets[@]}"; do
+  work=$(mktemp -d)
+  build-fuzz/fuzz/fuzz_"$t" -fork="$jobs" -ignore_crashes=1 -max_total_time="$seconds" \
+    -timeout=10 -rss_limit_mb=2048 -dict=fuzz/attrs.dict \
+    -artifact_prefix="$out/artifacts/${t}-" "$work" "corpus/$t" >"$out/${t}.log" 2>&1 || true
+  build-fuzz/fuzz/fuzz_"$t" -merge=1 "corpus/$t" "$work" >>"$out/${t}.log" 2>&1 || true
+  rm -rf "$work"
+  echo "fuzz_$t: $(grep -c 'cvmcheck finding' "$out/${t}.log" || true) finding reports" | tee -a "$summary"
+done
+# Deduplicate: one repro case per distinct (operator, backends, classes, first index).
+declare -A seen
+for artifact in "$out"/artifacts/*; do
+  [ -f "$artifact" ] || continue
+  t=$(basename "$artifact" | cut -d- -f1)
+  case_dir="$out/repros/$(basename "$artifact")"
+  report=$(build/bin/cvmcheck repro "$artifact" --target "$t" --out "$case_dir" 2>&1 || true)
+  key=$(echo "$report" | grep -E "^call:|first difference|reference:" | sed -E 's/attrs=.*//' | md5sum | cut -c1-12)
+  if [ -n "${seen[$key]:-}" ]; then rm -rf "$case_dir"; continue; fi
+  seen[$key]=1
+  { echo; echo "## $(basename "$artifact")"; echo '```'; echo "$report" | head -20; echo '```'; } >>"$summary"
+done
+echo "distinct findings: ${#seen[@]}" | tee -a "$summary"
+
+# Coverage of reference/ and optimized/ reached by the corpus.
+bash ci/build.sh coverage >/dev/null
+rm -rf "$out/profiles"
+mkdir -p "$out/profiles"
+for t in "${targets[@]}"; do
+  LLVM_PROFILE_FILE="$out/profiles/${t}-%p.profraw" build-coverage/fuzz/fuzz_"$t" \
+    -runs=0 "corpus/$t" >/dev/null 2>&1 || true
+done
+llvm-profdata merge -sparse "$out"/profiles/*.profraw -o "$out/coverage.profdata"
+objects=()
+for t in "${targets[@]}"; do objects+=(-object build-coverage/fuzz/fuzz_"$t"); done
+llvm-cov report "${objects[@]:1}" -instr-profile="$out/coverage.profdata" \
+  reference/ optimized/ infer/ >"$out/coverage-summary.txt"
+llvm-cov show "${objects[@]:1}" -instr-profile="$out/coverage.profdata" -format=html \
+  -output-dir="$out/coverage-html" reference/ optimized/ infer/
+tail -1 "$out/coverage-summary.txt"
+echo "summary: $summary; coverage: $out/coverage-summary.txt, $out/coverage-html/index.html"

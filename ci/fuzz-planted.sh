@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Proof that the fuzz smoke run can fail: for each planted-bug backend (harness/planted.h) the
+# fuzz target of its operator's family, run with the bug registered (CVMCHECK_PLANTED), must
+# report a finding within its time budget. Passes when every planted bug is found.
+# Usage: ci/fuzz-planted.sh [SECONDS_PER_BUG]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+bash ci/build.sh fuzz >/dev/null
+# backend:target (the family fuzz target of the buggy operator)
+bugs=(planted-max-clamps-at-zero:reduce planted-sum-error-class-swapped:reduce
+      planted-right-shift-ties-to-zero:elementwise planted-clip-upper-bound-off-by-one:elementwise
+      planted-broadcast-add-precision-too-small:broadcast)
+mkdir -p reports/fuzz-planted
+status=0
+for entry in "${bugs[@]}"; do
+  bug="${entry%%:*}"
+  target="${entry##*:}"
+  work=$(mktemp -d)
+  log="reports/fuzz-planted/${bug}.log"
+  start=$(date +%s)
+  if CVMCHECK_PLANTED="$bug" build-fuzz/fuzz/fuzz_"$target" -max_total_time="$seconds" \
+      -timeout=10 -dict=fuzz/attrs.dict -artifact_prefix="$work/" "$work" "corpus/$target" \
+      >"$log" 2>&1; then
+    echo "$bug: NOT FOUND by fuzz_$target in ${seconds}s"
+    status=1
+  elif grep -q "cvmcheck finding" "$log"; then
+    echo "$bug: found by fuzz_$target after $(( $(date +%s) - start ))s"
+  else
+    echo "$bug: fuzz_$target failed for another reason (see $log)"
+    status=1
+  fi
+  rm -rf "$work"
+done
+exit "$status"
