@@ -16,7 +16,7 @@ cmake -S "$SRC/cvmcheck" -B "$WORK/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDeb
 cmake --build "$WORK/build"
 for target in "$SRC"/cvmcheck/corpus/*/; do
   name=$(basename "$target")
-  cp "$WORK/build/fuzz/fuzz_$name" "$OUT/"
+  cp "$WORK/build/bin/fuzz_$name" "$OUT/"
   cp "$SRC/cvmcheck/fuzz/attrs.dict" "$OUT/fuzz_$name.dict"
   (cd "$target" && zip -q -r "$OUT/fuzz_${name}_seed_corpus.zip" .)
 done

@@ -12,7 +12,7 @@ for t in "${targets[@]}"; do
   seeds=$(mktemp -d)
   build/bin/cvmcheck corpus --target "$t" --out "$seeds" >/dev/null
   mkdir -p "corpus/$t"
-  build-fuzz/fuzz/fuzz_"$t" -merge=1 "corpus/$t" "$seeds" 2>&1 | grep -E "MERGE-OUTER: [0-9]+ new files" || true
+  build-fuzz/bin/fuzz_"$t" -merge=1 "corpus/$t" "$seeds" 2>&1 | grep -E "MERGE-OUTER: [0-9]+ new files" || true
   rm -rf "$seeds"
   echo "corpus/$t: $(ls "corpus/$t" | wc -l) files, $(du -sk "corpus/$t" | cut -f1) KiB"
 done

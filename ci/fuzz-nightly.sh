@@ -18,10 +18,10 @@ summary="$out/findings.md"
 echo "# Nightly fuzz findings ($(date -u +%F))" >"$summary"
 for t in "${targets[@]}"; do
   work=$(mktemp -d)
-  build-fuzz/fuzz/fuzz_"$t" -fork="$jobs" -ignore_crashes=1 -max_total_time="$seconds" \
+  build-fuzz/bin/fuzz_"$t" -fork="$jobs" -ignore_crashes=1 -max_total_time="$seconds" \
     -timeout=10 -rss_limit_mb=2048 -dict=fuzz/attrs.dict \
     -artifact_prefix="$out/artifacts/${t}-" "$work" "corpus/$t" >"$out/${t}.log" 2>&1 || true
-  build-fuzz/fuzz/fuzz_"$t" -merge=1 "corpus/$t" "$work" >>"$out/${t}.log" 2>&1 || true
+  build-fuzz/bin/fuzz_"$t" -merge=1 "corpus/$t" "$work" >>"$out/${t}.log" 2>&1 || true
   rm -rf "$work"
   echo "fuzz_$t: $(grep -c 'cvmcheck finding' "$out/${t}.log" || true) finding reports" | tee -a "$summary"
 done
@@ -44,12 +44,12 @@ bash ci/build.sh coverage >/dev/null
 rm -rf "$out/profiles"
 mkdir -p "$out/profiles"
 for t in "${targets[@]}"; do
-  LLVM_PROFILE_FILE="$out/profiles/${t}-%p.profraw" build-coverage/fuzz/fuzz_"$t" \
+  LLVM_PROFILE_FILE="$out/profiles/${t}-%p.profraw" build-coverage/bin/fuzz_"$t" \
     -runs=0 "corpus/$t" >/dev/null 2>&1 || true
 done
 llvm-profdata merge -sparse "$out"/profiles/*.profraw -o "$out/coverage.profdata"
 objects=()
-for t in "${targets[@]}"; do objects+=(-object build-coverage/fuzz/fuzz_"$t"); done
+for t in "${targets[@]}"; do objects+=(-object build-coverage/bin/fuzz_"$t"); done
 llvm-cov report "${objects[@]:1}" -instr-profile="$out/coverage.profdata" \
   reference/ optimized/ infer/ >"$out/coverage-summary.txt"
 llvm-cov show "${objects[@]:1}" -instr-profile="$out/coverage.profdata" -format=html \

@@ -19,7 +19,7 @@ for entry in "${bugs[@]}"; do
   work=$(mktemp -d)
   log="reports/fuzz-planted/${bug}.log"
   start=$(date +%s)
-  if CVMCHECK_PLANTED="$bug" build-fuzz/fuzz/fuzz_"$target" -max_total_time="$seconds" \
+  if CVMCHECK_PLANTED="$bug" build-fuzz/bin/fuzz_"$target" -max_total_time="$seconds" \
       -timeout=10 -dict=fuzz/attrs.dict -artifact_prefix="$work/" "$work" "corpus/$target" \
       >"$log" 2>&1; then
     echo "$bug: NOT FOUND by fuzz_$target in ${seconds}s"

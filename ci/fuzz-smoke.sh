@@ -17,7 +17,7 @@ status=0
 for t in "${targets[@]}"; do
   work=$(mktemp -d)
   log="reports/fuzz/${t}.log"
-  if build-fuzz/fuzz/fuzz_"$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  if build-fuzz/bin/fuzz_"$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -dict=fuzz/attrs.dict -artifact_prefix="reports/fuzz/${t}-" -print_final_stats=1 \
       "$work" "corpus/$t" >"$log" 2>&1; then
     execs=$(grep -E "stat::number_of_executed_units" "$log" | awk '{print $2}')
