@@ -4,10 +4,16 @@
 
 namespace cvm::gen {
 
+// RapidCheck scales inRange by the case size, so early (small) cases would draw mostly the
+// lowest precision and tiny values, i.e. all-zero tensors. Precisions and values are drawn at
+// full size; shrinking still works (towards lo and towards 0).
+constexpr int kFullSize = 100;
+
 rc::Gen<int> precision(int lo, int hi) {
-  return rc::gen::weightedOneOf<int>({{1, rc::gen::just(lo)},
-                                      {1, rc::gen::just(hi)},
-                                      {4, rc::gen::inRange(lo, hi + 1)}});
+  return rc::gen::resize(kFullSize,
+                         rc::gen::weightedOneOf<int>({{1, rc::gen::just(lo)},
+                                                      {1, rc::gen::just(hi)},
+                                                      {4, rc::gen::inRange(lo, hi + 1)}}));
 }
 
 rc::Gen<int32_t> value(int p) {
@@ -24,9 +30,10 @@ rc::Gen<int32_t> value(int p) {
   edges.erase(std::remove_if(edges.begin(), edges.end(), [a](int64_t v) { return v > a || v < -a; }),
               edges.end());
   auto as_int32 = [](int64_t v) { return static_cast<int32_t>(v); };
-  return rc::gen::weightedOneOf<int32_t>(
-      {{3, rc::gen::map(rc::gen::elementOf(edges), as_int32)},
-       {2, rc::gen::map(rc::gen::inRange<int64_t>(-a, a + 1), as_int32)}});
+  return rc::gen::resize(
+      kFullSize, rc::gen::weightedOneOf<int32_t>(
+                     {{3, rc::gen::map(rc::gen::elementOf(edges), as_int32)},
+                      {2, rc::gen::map(rc::gen::inRange<int64_t>(-a, a + 1), as_int32)}}));
 }
 
 rc::Gen<Tensor> tensor(const Shape& shape, int p, bool int8) {
