@@ -57,10 +57,19 @@ struct Writer {
   const Registry& registry;
   fs::path root;
   nlohmann::json cases = nlohmann::json::array();
+  nlohmann::json omitted = nlohmann::json::array();
   GoldenSummary summary;
 
   void write(const std::string& op, const std::string& name, const nlohmann::json& attrs,
              const std::vector<Tensor>& inputs, const Outcome& expect, const std::string& note) {
+    int64_t input_bytes = 0;
+    for (const Tensor& t : inputs) input_bytes += t.size() * (t.dtype() == DType::kInt8 ? 1 : 4);
+    if (input_bytes > kGoldenMaxCaseInputBytes) {
+      omitted.push_back({{"op", op}, {"name", name}, {"input_bytes", input_bytes},
+                         {"reason", "inputs larger than the suite's per-case budget"}});
+      ++summary.omitted;
+      return;
+    }
     const fs::path dir = root / op / name;
     write_case(dir.string(), op, attrs, inputs, expect, note);
     nlohmann::json files = nlohmann::json::object();
@@ -145,6 +154,7 @@ GoldenSummary generate_golden(const Registry& registry, const GoldenOptions& opt
                            {"random_per_op", options.random_per_op},
                            {"per_rule", options.per_rule}};
   manifest["cases"] = writer.cases;
+  manifest["omitted"] = writer.omitted;
   std::ofstream out(root / "MANIFEST.json");
   out << manifest.dump(1) << "\n";
   check(out.good(), "cannot write MANIFEST.json");

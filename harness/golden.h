@@ -18,6 +18,10 @@ inline constexpr int kGoldenFormatVersion = 1;
 // The contract the fixtures encode (shared/SEMANTICS.md as carried into docs/contract.md).
 inline constexpr const char* kContractVersion = "cvm-contract-1.0";
 
+// A case whose input files together exceed this is left out (and listed in the manifest's
+// "omitted"): the suite must stay small enough to live in git.
+inline constexpr int64_t kGoldenMaxCaseInputBytes = 128 * 1024;
+
 struct GoldenOptions {
   std::string out = "golden";
   int random_per_op = 6;        // valid generated calls per operator
@@ -26,7 +30,7 @@ struct GoldenOptions {
 };
 
 struct GoldenSummary {
-  int64_t cases = 0, files = 0, bytes = 0;
+  int64_t cases = 0, files = 0, bytes = 0, omitted = 0;
   std::map<std::string, int64_t> cases_per_op;
 };
 

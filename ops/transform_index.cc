@@ -34,7 +34,7 @@ void add_shared_errors(OpInfo& op, const std::string& attrs, const std::vector<E
 
 OpInfo strided_slice_record() {
   OpInfo op{"strided_slice",
-            "transform",
+            "transform_index",
             {"slice"},
             1,
             1,
@@ -106,7 +106,7 @@ OpInfo strided_slice_record() {
 }
 
 OpInfo take_record() {
-  OpInfo op{"take", "transform", {}, 2, 2, {optional("axis", AttrKind::kOptInt, "None")}, {}};
+  OpInfo op{"take", "transform_index", {}, 2, 2, {optional("axis", AttrKind::kOptInt, "None")}, {}};
   const ExampleTensor a22 = T({2, 2}, {1, 2, 3, 4}, 4);
   // Data and indices whose take along the last axis has 2^15 * (2^15 + 1) > 2^30 elements.
   // Six dims, so that other axes or other indices mostly fail cheaply (robustness test).
@@ -150,7 +150,7 @@ OpInfo take_record() {
 }
 
 OpInfo cvm_lut_record() {
-  OpInfo op{"cvm_lut", "transform", {}, 2, 2, {required("in_dim", AttrKind::kInt)}, {}};
+  OpInfo op{"cvm_lut", "transform_index", {}, 2, 2, {required("in_dim", AttrKind::kInt)}, {}};
   const ExampleTensor table3 = T({3}, {10, 20, 30}, 6);
   op.examples = {
       ok("lookup", R"J({"in_dim": "3"})J", {T({3}, {0, 2, 1}, 3), table3},
@@ -176,7 +176,7 @@ OpInfo cvm_lut_record() {
 }
 
 OpInfo slice_like_record() {
-  OpInfo op{"slice_like", "transform", {}, 2, 2, {optional("axis", AttrKind::kTuple, "()")}, {}};
+  OpInfo op{"slice_like", "transform_index", {}, 2, 2, {optional("axis", AttrKind::kTuple, "()")}, {}};
   const ExampleTensor x34 = T({3, 4}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 5);
   op.examples = {
       ok("every_axis", "{}", {x34, T({2, 3}, {0, 0, 0, 0, 0, 0}, 1)},
@@ -212,7 +212,7 @@ OpInfo slice_like_record() {
 }
 
 OpInfo where_record() {
-  OpInfo op{"where", "transform", {}, 3, 3, {}, {}};
+  OpInfo op{"where", "transform_index", {}, 3, 3, {}, {}};
   const ExampleTensor x = T({2, 2}, {1, 2, 3, 4}, 4);
   const ExampleTensor y = T({2, 2}, {5, 6, 7, 8}, 5);
   op.examples = {
@@ -241,7 +241,7 @@ OpInfo where_record() {
 
 OpInfo pad_record() {
   OpInfo op{"pad",
-            "transform",
+            "transform_index",
             {},
             1,
             1,

@@ -14,7 +14,7 @@ const std::vector<int32_t> kOneTo24 = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 1
 
 // A record of this family: one or more inputs (exactly one unless max_inputs says otherwise).
 OpInfo record(std::string name, int max_inputs, std::vector<AttrSpec> attrs) {
-  return OpInfo{std::move(name), "transform", {}, 1, max_inputs, std::move(attrs), {}};
+  return OpInfo{std::move(name), "transform_shape", {}, 1, max_inputs, std::move(attrs), {}};
 }
 
 ExampleTensor x234() { return T({2, 3, 4}, kOneTo24, 6); }

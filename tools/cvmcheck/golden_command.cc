@@ -33,7 +33,8 @@ Action add_golden_command(CLI::App& app) {
       const GoldenSummary s = generate_golden(registry(), o->generate);
       std::cout << "wrote " << s.cases << " cases (" << s.files << " files, " << s.bytes
                 << " bytes) for " << s.cases_per_op.size() << " operators into "
-                << o->generate.out << "\n";
+                << o->generate.out << "; " << s.omitted << " omitted (inputs over "
+                << kGoldenMaxCaseInputBytes << " bytes, listed in the manifest)\n";
       return kExitOk;
     }
     const auto xfail = o->xfail.empty() ? std::map<std::string, std::string>{}
