@@ -1,0 +1,186 @@
+// Plain C++ versions of the nn packing and direct kernels. Each ISA file (nn_isa_*.cc) wraps them
+// in functions compiled for that ISA (target attribute + flatten), so the compiler vectorizes the
+// same source for AVX-512, AVX2 or the baseline; the VNNI file hand-vectorizes the hot cases.
+// Internal to optimized/nn_isa_*.cc (everything here is in an unnamed namespace).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "optimized/nn_gemm.h"
+
+namespace cvm::opt::nn {
+namespace {
+
+// The j range [lo, hi) (clipped to [0, count)) for which first + j * stride is in [0, width).
+inline void inside_range(int64_t stride, int64_t first, int64_t width, int64_t count, int64_t& lo,
+                         int64_t& hi) {
+  lo = first >= 0 ? 0 : (-first + stride - 1) / stride;
+  hi = first >= width ? 0 : (width - first + stride - 1) / stride;
+  lo = std::min(lo, count);
+  hi = std::clamp(hi, lo, count);
+}
+
+// E: packed element (uint8_t with kShift: x + 128; int16_t otherwise), G per pixel.
+template <typename T, typename E, int G, bool kShift>
+inline void fill_row_generic(const T* const* src, int64_t stride, int64_t first, int64_t width,
+                             int64_t count, void* dst_v) {
+  E* dst = static_cast<E*>(dst_v);
+  constexpr E kPad = kShift ? E{128} : E{0};
+  int64_t lo = 0, hi = 0;
+  inside_range(stride, first, width, count, lo, hi);
+  for (int64_t j = 0; j < lo * G; ++j) dst[j] = kPad;
+  for (int64_t j = hi * G; j < count * G; ++j) dst[j] = kPad;
+  for (int s = 0; s < G; ++s) {
+    const T* row = src[s];
+    if (row == nullptr) {
+      for (int64_t j = lo; j < hi; ++j) dst[j * G + s] = kPad;
+    } else if (stride == 1) {
+      for (int64_t j = lo; j < hi; ++j) {
+        dst[j * G + s] = static_cast<E>(row[first + j] + (kShift ? 128 : 0));
+      }
+    } else {
+      for (int64_t j = lo; j < hi; ++j) {
+        dst[j * G + s] = static_cast<E>(row[first + j * stride] + (kShift ? 128 : 0));
+      }
+    }
+  }
+}
+
+// dst [kc / G][nr][G]: rows u < units from w + u * ld, columns k < valid (others 0); rows
+// from u_first on.
+// Values are not validated yet (range collects them), so sums wrap in uint32 and narrowing
+// casts are modular: garbage in, no undefined behaviour.
+// kFlip stores int8 values with the sign bit flipped: x + 128 as u8 (the VNNI data operand).
+template <typename T, typename E, int G, bool kFlip = false>
+inline void pack_b_generic(const T* w, int64_t ld, int64_t units, int64_t valid, int64_t kc,
+                           int64_t nr, void* dst_v, int32_t* colsum, int32_t* range,
+                           int64_t u_first = 0) {
+  E* dst = static_cast<E*>(dst_v);
+  const int64_t steps = kc / G;
+  int32_t lo = range[0], hi = range[1];
+  for (int64_t u = u_first; u < nr; ++u) {
+    if (u >= units) {
+      for (int64_t t = 0; t < steps; ++t) {
+        for (int s = 0; s < G; ++s) dst[(t * nr + u) * G + s] = 0;
+      }
+      continue;
+    }
+    const T* row = w + u * ld;
+    uint32_t sum = 0;
+    for (int64_t t = 0; t < steps; ++t) {
+      for (int s = 0; s < G; ++s) {
+        const int64_t k = t * G + s;
+        const int32_t v = k < valid ? int32_t{row[k]} : 0;
+        if constexpr (kFlip) {
+          dst[(t * nr + u) * G + s] = static_cast<E>(static_cast<uint8_t>(v) ^ 0x80u);
+        } else {
+          dst[(t * nr + u) * G + s] = static_cast<E>(v);
+        }
+        sum += static_cast<uint32_t>(v);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+    }
+    colsum[u] = static_cast<int32_t>(static_cast<uint32_t>(colsum[u]) + sum);
+  }
+  range[0] = lo;
+  range[1] = hi;
+}
+
+template <typename T, typename E, int G>
+inline void pack_w_generic(const T* w, int64_t rows, int64_t icg, int64_t taps, void* dst_v,
+                           int32_t* row_sum, int32_t* range) {
+  E* dst = static_cast<E*>(dst_v);
+  const int64_t cg = (icg + G - 1) / G;
+  int32_t lo = range[0], hi = range[1];
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* row = w + r * icg * taps;
+    uint32_t sum = 0;
+    for (int64_t c = 0; c < cg * G; ++c) {
+      E* out = dst + ((c / G) * taps * rows + r) * G + c % G;
+      for (int64_t kk = 0; kk < taps; ++kk) {
+        const int32_t v = c < icg ? int32_t{row[c * taps + kk]} : 0;
+        out[kk * rows * G] = static_cast<E>(v);
+        sum += static_cast<uint32_t>(v);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+    }
+    row_sum[r] = static_cast<int32_t>(sum);
+  }
+  range[0] = lo;
+  range[1] = hi;
+}
+
+template <typename T>
+inline void range_generic(const T* data, int64_t n, int32_t* range) {
+  int32_t lo = range[0], hi = range[1];
+  for (int64_t i = 0; i < n; ++i) {
+    lo = std::min(lo, int32_t{data[i]});
+    hi = std::max(hi, int32_t{data[i]});
+  }
+  range[0] = lo;
+  range[1] = hi;
+}
+
+// Units [first, last), unit = n * groups + g: each output plane of the group is bias + a sum of
+// taps, each tap an axpy of an input row segment into an output row (contiguous when the width
+// stride is 1). Values are validated before this runs.
+template <typename T>
+inline void direct_conv_generic(const DirectConv& d, int64_t first, int64_t last) {
+  const T* x = static_cast<const T*>(d.x);
+  const int64_t plane_size = d.out_h * d.out_w;
+  const int64_t taps = d.in_per_group * d.kernel_h * d.kernel_w;
+  for (int64_t plane = first * d.out_per_group; plane < last * d.out_per_group; ++plane) {
+    const int64_t n = plane / d.channels, oc = plane % d.channels;
+    const int64_t g = oc / d.out_per_group;
+    int32_t* y = d.y + plane * plane_size;
+    const int32_t b = d.bias != nullptr ? d.bias[oc] : 0;
+    for (int64_t i = 0; i < plane_size; ++i) y[i] = b;
+    const int32_t* wo = d.w + oc * taps;
+    for (int64_t ic = 0; ic < d.in_per_group; ++ic) {
+      const T* xc = x + ((n * d.in_channels + g * d.in_per_group + ic) * d.height) * d.width;
+      for (int64_t ki = 0; ki < d.kernel_h; ++ki) {
+        // Output rows p with p * SH - PH + ki * DH in [0, H).
+        int64_t p_lo = 0, p_hi = 0;
+        inside_range(d.stride_h, ki * d.dilation_h - d.pad_h, d.height, d.out_h, p_lo, p_hi);
+        for (int64_t kj = 0; kj < d.kernel_w; ++kj) {
+          const int32_t wv = wo[(ic * d.kernel_h + ki) * d.kernel_w + kj];
+          if (wv == 0) continue;
+          const int64_t off = kj * d.dilation_w - d.pad_w;
+          int64_t q_lo = 0, q_hi = 0;
+          inside_range(d.stride_w, off, d.width, d.out_w, q_lo, q_hi);
+          for (int64_t p = p_lo; p < p_hi; ++p) {
+            const T* xr = xc + (p * d.stride_h - d.pad_h + ki * d.dilation_h) * d.width;
+            int32_t* yr = y + p * d.out_w;
+            if (d.stride_w == 1) {
+              for (int64_t q = q_lo; q < q_hi; ++q) yr[q] += wv * int32_t{xr[q + off]};
+            } else {
+              for (int64_t q = q_lo; q < q_hi; ++q) {
+                yr[q] += wv * int32_t{xr[q * d.stride_w + off]};
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+inline void direct_dense_generic(const T* x, const int32_t* w, const int32_t* bias, int32_t* y,
+                                 int64_t depth, int64_t units, int64_t first, int64_t last) {
+  for (int64_t m = first; m < last; ++m) {
+    const T* xr = x + m * depth;
+    for (int64_t u = 0; u < units; ++u) {
+      const int32_t* wr = w + u * depth;
+      int32_t sum = 0;
+      for (int64_t k = 0; k < depth; ++k) sum += int32_t{xr[k]} * wr[k];
+      y[m * units + u] = (bias != nullptr ? bias[u] : 0) + sum;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cvm::opt::nn
