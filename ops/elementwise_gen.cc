@@ -73,8 +73,10 @@ Shape different_shape(const Shape& shape) {
   Shape other = shape;
   const int how = *rc::gen::inRange(0, 3);
   if (how == 0 && shape.size() < 6) {
-    other.insert(other.begin() + *rc::gen::inRange<std::ptrdiff_t>(0, other.size() + 1),
-                 *rc::gen::inRange<int64_t>(1, 4));
+    // One draw per statement: argument evaluation order differs between compilers.
+    const auto at = *rc::gen::inRange<std::ptrdiff_t>(0, other.size() + 1);
+    const auto dim = *rc::gen::inRange<int64_t>(1, 4);
+    other.insert(other.begin() + at, dim);
   } else if (how == 1 && shape.size() > 1) {
     other.erase(other.begin() + *rc::gen::inRange<std::ptrdiff_t>(0, other.size()));
   } else {

@@ -283,7 +283,8 @@ OpGenerators conv2d_generators() {
     ConvDraw d = draw_conv();
     d.batch = 1;
     d.groups = pick(2, 4);
-    d.in_channels = d.groups * pick(1, 2) + pick(1, d.groups - 1);
+    const int64_t whole = pick(1, 2);  // one draw per statement (evaluation order)
+    d.in_channels = d.groups * whole + pick(1, d.groups - 1);
     d.channels = d.groups * pick(1, 2);
     return conv_call(d);  // the weight is shaped with floor(C / groups)
   }));
@@ -291,7 +292,8 @@ OpGenerators conv2d_generators() {
     ConvDraw d = draw_conv();
     d.groups = pick(2, 3);
     d.in_channels = d.groups * pick(1, 2);
-    d.channels = d.groups * pick(1, 2) + pick(1, d.groups - 1);
+    const int64_t whole = pick(1, 2);  // one draw per statement (evaluation order)
+    d.channels = d.groups * whole + pick(1, d.groups - 1);
     return conv_call(d);
   }));
   out.push_back(rule("kernel_size_wrong_length", [] {
@@ -400,7 +402,8 @@ OpGenerators relu_generators() {
   g.valid = rc::gen::exec([] {
     Call call;
     call.op = "relu";
-    call.inputs.push_back(tensor(*gen::shape(1, 6), any_precision(1, 32)));
+    const Shape shape = *gen::shape(1, 6);  // one draw per statement (evaluation order)
+    call.inputs.push_back(tensor(shape, any_precision(1, 32)));
     return call;
   });
   return g;
@@ -583,7 +586,8 @@ Call upsampling_valid() {
   const int64_t scale =
       *rc::gen::weightedElement<int64_t>({{4, pick(1, 4)}, {2, pick(5, 32)}, {1, pick(33, 128)}});
   const int64_t budget = std::clamp<int64_t>((int64_t{1} << 14) / (scale * scale), 1, 512);
-  return upsampling_call(scale, *gen::shape(4, 4, 8, budget), any_precision(1, 32));
+  const Shape shape = *gen::shape(4, 4, 8, budget);  // one draw per statement (evaluation order)
+  return upsampling_call(scale, shape, any_precision(1, 32));
 }
 
 OpGenerators upsampling_generators() {

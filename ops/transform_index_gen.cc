@@ -118,7 +118,10 @@ Call slice_call(const SliceDraw& d, int p) {
 
 OpGenerators strided_slice_generators() {
   OpGenerators g;
-  g.valid = rc::gen::exec([] { return slice_call(draw_slice(), *gen::precision()); });
+  g.valid = rc::gen::exec([] {
+    const auto d = draw_slice();  // one draw per statement (evaluation order)
+    return slice_call(d, *gen::precision());
+  });
   g.invalid.push_back({"stride_zero", rc::gen::exec([] {
                          SliceDraw d = draw_slice();
                          const auto i = *rc::gen::inRange<size_t>(0, d.shape.size());
@@ -503,7 +506,10 @@ Call pad_call(const PadDraw& d, int p) {
 
 OpGenerators pad_generators() {
   OpGenerators g;
-  g.valid = rc::gen::exec([] { return pad_call(draw_pad(), *gen::precision()); });
+  g.valid = rc::gen::exec([] {
+    const auto d = draw_pad();  // one draw per statement (evaluation order)
+    return pad_call(d, *gen::precision());
+  });
   g.invalid.push_back(
       {"pad_width_wrong_length", rc::gen::exec([] {
          PadDraw d = draw_pad();
@@ -529,7 +535,8 @@ OpGenerators pad_generators() {
                                                   "constant_value_out_of_range");
                        })});
   g.invalid.push_back({"mode_not_constant", rc::gen::exec([] {
-                         Call call = pad_call(draw_pad(), *gen::precision());
+                         const auto d = draw_pad();  // one draw per statement
+                         Call call = pad_call(d, *gen::precision());
                          call.attrs["mode"] = *rc::gen::elementOf(std::vector<std::string>{
                              "edge", "reflect", "symmetric", "CONSTANT", "wrap"});
                          return gen::invalid_call(call, "mode_not_constant");

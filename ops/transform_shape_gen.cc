@@ -118,7 +118,8 @@ OpGenerators repeat_generators() {
     const int axis = *rc::gen::inRange(0, x.ndim());
     const int64_t lo = kMaxDim / x.dim(axis) + 1;
     const int64_t hi = kMaxElements / x.size();
-    return repeat_call(x, *edge_biased(lo, hi), repeat_axis_text(axis, x.ndim()));
+    const int64_t repeats = *edge_biased(lo, hi);  // one draw per statement (evaluation order)
+    return repeat_call(x, repeats, repeat_axis_text(axis, x.ndim()));
   });
   add_rule(g, "output_elements_over_limit", [] {
     // Other dims holding at least 65 elements let n_axis * repeats stay
@@ -131,8 +132,8 @@ OpGenerators repeat_generators() {
     const Tensor x = any_tensor(shape);
     const int64_t lo = kMaxElements / x.size() + 1;
     const int64_t hi = kMaxDim / shape[at];
-    return repeat_call(x, *edge_biased(lo, hi),
-                       *gen::spell_axis(static_cast<int64_t>(at), x.ndim()));
+    const int64_t repeats = *edge_biased(lo, hi);  // one draw per statement (evaluation order)
+    return repeat_call(x, repeats, *gen::spell_axis(static_cast<int64_t>(at), x.ndim()));
   });
   return g;
 }
@@ -280,9 +281,10 @@ OpGenerators concatenate_generators() {
     const auto k = *rc::gen::inRange<size_t>(1, d.inputs.size());
     Shape shape = d.inputs[k].shape();
     if (shape.size() < 6 && (shape.size() == 1 || coin())) {
-      shape.insert(
-          shape.begin() + *rc::gen::inRange<int64_t>(0, static_cast<int64_t>(shape.size()) + 1),
-          *rc::gen::inRange<int64_t>(1, 4));
+      // One draw per statement: argument evaluation order differs between compilers.
+      const auto at = *rc::gen::inRange<int64_t>(0, static_cast<int64_t>(shape.size()) + 1);
+      const auto dim = *rc::gen::inRange<int64_t>(1, 4);
+      shape.insert(shape.begin() + at, dim);
     } else {
       shape.erase(shape.begin() +
                   *rc::gen::inRange<int64_t>(0, static_cast<int64_t>(shape.size())));
@@ -330,7 +332,8 @@ OpGenerators expand_dims_generators() {
   g.valid = rc::gen::exec([] {
     const Tensor x = any_tensor(*gen::shape(1, 5));
     const int64_t n = x.ndim();
-    return expand_dims_call(x, *edge_biased(-n - 1, n), *edge_biased(1, kMaxNdim - n));
+    const int64_t axis = *edge_biased(-n - 1, n);  // one draw per statement (evaluation order)
+    return expand_dims_call(x, axis, *edge_biased(1, kMaxNdim - n));
   });
   add_rule(g, "axis_out_of_range", [] {
     const Tensor x = any_tensor(*gen::shape(1, 5));
@@ -349,14 +352,16 @@ OpGenerators expand_dims_generators() {
   add_rule(g, "output_ndim_above_6", [] {
     const Tensor x = any_tensor(*gen::shape(1, 6));
     const int64_t n = x.ndim();
-    return expand_dims_call(x, *edge_biased(-n - 1, n),
+    const int64_t axis = *edge_biased(-n - 1, n);  // one draw per statement (evaluation order)
+    return expand_dims_call(x, axis,
                             *edge_biased(kMaxNdim + 1 - n, kMaxAttr - 1));
   });
   // Every num_newaxis of 4096 or more also passes the ndim limit; both are logic errors.
   add_rule(g, "num_newaxis_at_or_above_4096", [] {
     const Tensor x = any_tensor(*gen::shape(1, 5));
     const int64_t n = x.ndim();
-    return expand_dims_call(x, *edge_biased(-n - 1, n),
+    const int64_t axis = *edge_biased(-n - 1, n);  // one draw per statement (evaluation order)
+    return expand_dims_call(x, axis,
                             *edges_or_range({kMaxAttr, kInt32Max}, kMaxAttr, kInt32Max));
   });
   return g;
@@ -414,9 +419,10 @@ OpGenerators squeeze_generators() {
     std::erase_if(listed,
                   [&](int64_t a) { return (a < 0 ? a + n : a) == static_cast<int64_t>(j); });
     shape[j] = *rc::gen::inRange<int64_t>(2, 7);
-    listed.insert(
-        listed.begin() + *rc::gen::inRange<int64_t>(0, static_cast<int64_t>(listed.size()) + 1),
-        *gen::spell_axis(static_cast<int64_t>(j), n));
+    // One draw per statement: argument evaluation order differs between compilers.
+    const auto at = *rc::gen::inRange<int64_t>(0, static_cast<int64_t>(listed.size()) + 1);
+    const auto spelled = *gen::spell_axis(static_cast<int64_t>(j), n);
+    listed.insert(listed.begin() + at, spelled);
     return squeeze_call(any_tensor(shape), listed);
   });
   return g;

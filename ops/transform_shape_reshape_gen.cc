@@ -148,7 +148,8 @@ Call reshape_call(const Tensor& x, const CodePlan& plan) {
 }
 
 Tensor input(int max_ndim) {
-  return *gen::tensor_any_dtype(*gen::shape(1, max_ndim), *gen::precision());
+  const Shape shape = *gen::shape(1, max_ndim);  // one draw per statement (evaluation order)
+  return *gen::tensor_any_dtype(shape, *gen::precision());
 }
 
 void insert_group(CodePlan& plan, std::vector<int64_t> group) {

@@ -69,13 +69,15 @@ OpGenerators gvc_generators() {
     const auto k = *rc::gen::weightedOneOf<int64_t>({{1, rc::gen::just<int64_t>(2)},
                                                      {1, rc::gen::just<int64_t>(32)},
                                                      {4, uniform(2, 33)}});
-    return gvc_call(gvc_shape(k), *gen::precision(1, 32));
+    const Shape shape = gvc_shape(k);  // one draw per statement (evaluation order)
+    return gvc_call(shape, *gen::precision(1, 32));
   });
   g.invalid.push_back({"k_outside_2_32", rc::gen::exec([] {
                          const auto k = *rc::gen::weightedOneOf<int64_t>(
                              {{1, rc::gen::just<int64_t>(1)},
                               {2, rc::gen::inRange<int64_t>(33, 41)}});
-                         return gen::invalid_call(gvc_call(gvc_shape(k), *gen::precision(1, 32)),
+                         const Shape shape = gvc_shape(k);  // one draw per statement
+                         return gen::invalid_call(gvc_call(shape, *gen::precision(1, 32)),
                                                   "k_outside_2_32");
                        })});
   g.invalid.push_back({"x_not_3d", rc::gen::exec([] {
