@@ -147,7 +147,7 @@ void check_tensor_values(const Tensor& t, size_t index, const NnIsa& isa, int te
 template <typename T>
 void pack_weights(const infer::Conv2dInference& c, const Plan& p, const NnIsa& isa, const T* w,
                   nn::PackWFn<T> pack_w, const Tensor& weights, const Tensor* bias,
-                  Buffer<uint8_t>& packed, std::vector<int32_t>& init, int team) {
+                  nn::AlignedBytes& packed, std::vector<int32_t>& init, int team) {
   const int64_t taps = c.kernel_h * c.kernel_w;
   const int64_t panels = c.groups * p.panels;
   packed.resize(static_cast<size_t>(panels * p.mr * p.kt * p.g * p.eb));
@@ -289,14 +289,14 @@ void run_gemm(const infer::Conv2dInference& c, const Plan& p, const NnIsa& isa,
               const OpContext& ctx, Tensor& y, int team) {
   const Tensor& w = ctx.inputs[1];
   const Tensor* bias = c.use_bias ? &ctx.inputs[2] : nullptr;
-  Buffer<uint8_t> packed;
+  nn::AlignedBytes packed;
   std::vector<int32_t> init;
   if (w.dtype() == DType::kInt8) {
     pack_weights(c, p, isa, w.i8(), isa.pack_w_i8, w, bias, packed, init, team);
   } else {
     pack_weights(c, p, isa, w.i32(), isa.pack_w_i32, w, bias, packed, init, team);
   }
-  Buffer<uint8_t> buf(static_cast<size_t>(p.buffer_elems * p.eb));
+  nn::AlignedBytes buf(static_cast<size_t>(p.buffer_elems * p.eb));
   const Tensor& x = ctx.inputs[0];
   for (int64_t n = 0; n < c.batch; ++n) {
     if (x.dtype() == DType::kInt8) {

@@ -54,7 +54,7 @@ Ranges run_gemm(const infer::DenseInference& d, const NnIsa& isa, const T* x, co
 
   // X as A panels: panel i holds rows [i*mr, i*mr + rows) as [kt][rows][G] (shifted on VNNI).
   Ranges ranges;
-  Buffer<uint8_t> a(static_cast<size_t>(row_panels * mr * kt * g * isa.elem_bytes));
+  nn::AlignedBytes a(static_cast<size_t>(row_panels * mr * kt * g * isa.elem_bytes));
 #pragma omp parallel num_threads(team)
   {
     std::vector<int32_t> unused(static_cast<size_t>(mr));
@@ -74,7 +74,7 @@ Ranges run_gemm(const infer::DenseInference& d, const NnIsa& isa, const T* x, co
   const int64_t b_bytes = std::min(kt, kBlockSteps) * nr_max * g * isa.elem_bytes;
 #pragma omp parallel num_threads(team)
   {
-    Buffer<uint8_t> b(static_cast<size_t>(b_bytes));
+    nn::AlignedBytes b(static_cast<size_t>(b_bytes));
     std::vector<int32_t> colsum(static_cast<size_t>(nr_max)), init(static_cast<size_t>(nr_max));
     int32_t range[2] = {0, 0};
 #pragma omp for schedule(static)

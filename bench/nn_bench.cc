@@ -1,0 +1,182 @@
+// conv2d and dense: the optimized backend against oneDNN (end to end and primitive alone) and the
+// reference, side by side, on 1 and 2 threads. Inputs are int32 tensors of precision 8 (values
+// in [-127, 127]), no bias. "ours" times the optimized kernel end to end: inference, packing,
+// compute and the int32 NCHW output. Before timing, the oneDNN output is checked to equal ours
+// bit for bit. Names: <op>/<shape>/<impl>/t<threads>.
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <nlohmann/json.hpp>
+#include <random>
+#include <vector>
+
+#include "cvmcheck/registry.h"
+#include "onednn_peer.h"
+#include "optimized/kernels.h"
+
+namespace cvm::bench {
+namespace {
+
+const std::vector<ConvShape>& conv_shapes() {
+  static const std::vector<ConvShape> shapes = {
+      {"C64_56x56_OC64_k3_p1", 1, 64, 56, 56, 64, 3, 1, 1, 1},
+      {"C3_224x224_OC64_k7_s2_p3", 1, 3, 224, 224, 64, 7, 2, 3, 1},
+      {"C256_14x14_OC256_k3_p1", 1, 256, 14, 14, 256, 3, 1, 1, 1},
+      {"C128_56x56_k3_g128_depthwise", 1, 128, 56, 56, 128, 3, 1, 1, 128},
+  };
+  return shapes;
+}
+
+const std::vector<DenseShape>& dense_shapes() {
+  static const std::vector<DenseShape> shapes = {
+      {"1x4096x4096", 1, 4096, 4096},
+      {"64x1024x1024", 64, 1024, 1024},
+      {"256x256x256", 256, 256, 256},
+  };
+  return shapes;
+}
+
+Tensor random_tensor(const Shape& shape, uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int32_t> dist(-127, 127);
+  std::vector<int32_t> v(static_cast<size_t>(shape_size(shape)));
+  for (int32_t& e : v) e = dist(gen);
+  return Tensor::from_values(shape, v, 8);
+}
+
+// One call of one backend's kernel, with the attributes parsed once.
+struct Call {
+  const OpInfo& op;
+  Attrs attrs;
+  std::vector<Tensor> inputs;
+  Kernel kernel;
+
+  Call(const std::string& name, const nlohmann::json& json, std::vector<Tensor> in,
+       const std::string& backend)
+      : op(registry().op(name)),
+        attrs(parse_attrs(op.attrs, json)),
+        inputs(std::move(in)),
+        kernel(registry().find_backend(backend)->kernels.at(name)) {}
+
+  std::vector<Tensor> run() const { return kernel(OpContext{op, attrs, inputs}); }
+};
+
+// "(v, v)", built by appending (GCC 12 warns, falsely, on "(" + std::string temporaries).
+std::string pair_text(int64_t v) {
+  std::string text = "(";
+  text += std::to_string(v);
+  text += ", ";
+  text += std::to_string(v);
+  text += ")";
+  return text;
+}
+
+Call conv_call(const ConvShape& s, const std::string& backend) {
+  const nlohmann::json attrs = {
+      {"channels", std::to_string(s.oc)},   {"kernel_size", pair_text(s.k)},
+      {"strides", pair_text(s.stride)},     {"padding", pair_text(s.pad)},
+      {"groups", std::to_string(s.groups)}, {"use_bias", "false"}};
+  return Call(
+      "conv2d", attrs,
+      {random_tensor({s.n, s.c, s.h, s.w}, 1), random_tensor({s.oc, s.c / s.groups, s.k, s.k}, 2)},
+      backend);
+}
+
+Call dense_call(const DenseShape& s, const std::string& backend) {
+  const nlohmann::json attrs = {{"units", std::to_string(s.units)}, {"use_bias", "false"}};
+  return Call("dense", attrs, {random_tensor({s.m, s.k}, 3), random_tensor({s.units, s.k}, 4)},
+              backend);
+}
+
+// Every benchmark sets its thread count first: ours, and OpenMP's for oneDNN.
+void set_threads(int threads) {
+  opt::set_threads(threads);
+  omp_set_num_threads(threads);
+}
+
+template <typename Shape>
+Call make_call(const Shape& s, const std::string& backend) {
+  if constexpr (std::is_same_v<Shape, ConvShape>) {
+    return conv_call(s, backend);
+  } else {
+    return dense_call(s, backend);
+  }
+}
+
+template <typename Shape>
+void bench_ours(benchmark::State& state, Shape s, const std::string& backend, int threads) {
+  set_threads(threads);
+  const Call call = make_call(s, backend);
+  for (auto _ : state) {
+    std::vector<Tensor> y = call.run();
+    benchmark::DoNotOptimize(y[0].i32());
+  }
+  state.counters["GMAC/s"] = benchmark::Counter(static_cast<double>(s.macs()) * 1e-9,
+                                                benchmark::Counter::kIsIterationInvariantRate);
+}
+
+template <typename Shape>
+void bench_onednn(benchmark::State& state, Shape s, bool end_to_end, int threads) {
+  set_threads(threads);
+  const Call call = make_call(s, "optimized");
+  const Tensor expected = call.run()[0];
+  std::vector<int32_t> y(static_cast<size_t>(expected.size()));
+  OneDnnPeer peer(s, call.inputs[0].i32(), call.inputs[1].i32(), y.data());
+  if (!std::equal(y.begin(), y.end(), expected.i32())) {
+    const Tensor reference = make_call(s, "reference").run()[0];
+    const bool ours_ok = reference.identical(expected);
+    size_t i = 0;
+    while (i < y.size() && y[i] == expected.i32()[i]) ++i;
+    const std::string message = "oneDNN (" + peer.implementation() + ") differs from ours at " +
+                                std::to_string(i) + ": " + std::to_string(y[i]) + " vs " +
+                                std::to_string(expected.i32()[i]) +
+                                (ours_ok ? "; ours equals the reference" : "; ours is wrong");
+    state.SkipWithError(message.c_str());
+      return;
+  }
+  for (auto _ : state) {
+    if (end_to_end) {
+      peer.run_end_to_end();
+    } else {
+      peer.run_primitive();
+    }
+  }
+  state.counters["GMAC/s"] = benchmark::Counter(static_cast<double>(s.macs()) * 1e-9,
+                                                benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(peer.implementation());
+}
+
+template <typename Shape>
+void register_shape(const std::string& op, const Shape& s) {
+  const std::string base = op + "/" + s.name + "/";
+  for (int t : {1, 2}) {
+    const std::string suffix = "/t" + std::to_string(t);
+    benchmark::RegisterBenchmark((base + "ours" + suffix).c_str(), bench_ours<Shape>, s,
+                                 std::string("optimized"), t)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "onednn_e2e" + suffix).c_str(), bench_onednn<Shape>, s,
+                                 true, t)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "onednn_prim" + suffix).c_str(), bench_onednn<Shape>, s,
+                                 false, t)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+  // The naive oracle: one run is enough to show the scale.
+  benchmark::RegisterBenchmark((base + "reference/t1").c_str(), bench_ours<Shape>, s,
+                               std::string("reference"), 1)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(1);
+}
+
+const bool registered = [] {
+  for (const ConvShape& s : conv_shapes()) register_shape("conv2d", s);
+  for (const DenseShape& s : dense_shapes()) register_shape("dense", s);
+  return true;
+}();
+
+}  // namespace
+}  // namespace cvm::bench

@@ -1,0 +1,149 @@
+#include "summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace cvm::bench {
+namespace {
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, sep)) parts.push_back(part);
+  return parts;
+}
+
+double to_micros(double value, benchmark::TimeUnit unit) {
+  switch (unit) {
+    case benchmark::kNanosecond: return value / 1e3;
+    case benchmark::kMicrosecond: return value;
+    case benchmark::kMillisecond: return value * 1e3;
+    case benchmark::kSecond: return value * 1e6;
+  }
+  return value;
+}
+
+std::string fmt(double value, const char* format) {
+  if (value < 0) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, value);
+  return buf;
+}
+
+std::string fmt_time(double us) {
+  if (us < 0) return "-";
+  if (us >= 10000) return fmt(us / 1000, "%.1f ms");
+  return fmt(us, "%.0f us");
+}
+
+std::string key(const std::string& family, const std::string& name, const std::string& impl,
+                int threads) {
+  return family + "/" + name + "/" + impl + "/" + std::to_string(threads);
+}
+
+}  // namespace
+
+void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
+  ConsoleReporter::ReportRuns(runs);
+  for (const Run& run : runs) {
+    // Single runs, or the median of repetitions (reported after them, so it wins).
+    if (run.error_occurred) continue;
+    if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "median") continue;
+    const std::vector<std::string> parts = split(run.benchmark_name(), '/');
+    if (parts.size() < 4 || parts[3].size() < 2 || parts[3][0] != 't') continue;
+    const std::string& family = parts[0];
+    const std::string& name = parts[1];
+    const int threads = std::atoi(parts[3].c_str() + 1);
+    if (std::find(families_.begin(), families_.end(), family) == families_.end()) {
+      families_.push_back(family);
+    }
+    std::vector<std::string>& names = cases_[family];
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    micros_[key(family, name, parts[2], threads)] =
+        to_micros(run.GetAdjustedRealTime(), run.time_unit);
+    if (run.GetAdjustedCPUTime() > 0) {
+      double& worst = worst_wall_per_cpu_[family];
+      worst = std::max(worst, run.GetAdjustedRealTime() / run.GetAdjustedCPUTime());
+    }
+    if (!run.report_label.empty()) notes_[family + "/" + name + "/" + parts[2]] = run.report_label;
+  }
+}
+
+double SummaryReporter::time(const std::string& family, const std::string& name,
+                             const std::string& impl, int threads) const {
+  const auto it = micros_.find(key(family, name, impl, threads));
+  return it == micros_.end() ? -1.0 : it->second;
+}
+
+// Per family: an overview of the ratios, then one table per shape (times and ratios at 1 and 2
+// threads), the 1 -> 2 thread speedups and the reference's single run.
+std::string SummaryReporter::render() const {
+  std::ostringstream out;
+  auto ratio = [](double a, double b) { return a > 0 && b > 0 ? fmt(a / b, "%.2f") : "-"; };
+  for (const std::string& family : families_) {
+    const std::vector<std::string>& names = cases_.at(family);
+    out << "### " << family << "\n\n";
+    const auto noise = worst_wall_per_cpu_.find(family);
+    if (noise != worst_wall_per_cpu_.end()) {
+      out << "Noise check: the largest wall / CPU time of the benchmark thread in these runs is "
+          << fmt(noise->second, "%.2f") << " (1.00: never descheduled by other processes).\n\n";
+    }
+    out << "Overview (ours / oneDNN; below 1: ours is faster):\n\n"
+        << "| shape | / oneDNN e2e, 1 thread | / oneDNN e2e, 2 threads | / primitive, 1 thread "
+           "| / primitive, 2 threads | ours 2 threads vs 1 |\n"
+        << "|---|---|---|---|---|---|\n";
+    for (const std::string& name : names) {
+      const double o1 = time(family, name, "ours", 1), o2 = time(family, name, "ours", 2);
+      if (o1 < 0 && o2 < 0) continue;
+      out << "| " << name << " | " << ratio(o1, time(family, name, "onednn_e2e", 1)) << " | "
+          << ratio(o2, time(family, name, "onednn_e2e", 2)) << " | "
+          << ratio(o1, time(family, name, "onednn_prim", 1)) << " | "
+          << ratio(o2, time(family, name, "onednn_prim", 2)) << " | "
+          << (o1 > 0 && o2 > 0 ? fmt(o1 / o2, "%.2fx") : "-") << " |\n";
+    }
+    out << "\n";
+    for (const std::string& name : names) {
+      out << "#### " << family << " " << name << "\n\n"
+          << "| threads | ours | oneDNN end to end | oneDNN primitive | ours / oneDNN e2e "
+             "| ours / oneDNN primitive |\n"
+          << "|---|---|---|---|---|---|\n";
+      for (int threads : {1, 2}) {
+        const double ours = time(family, name, "ours", threads);
+        const double e2e = time(family, name, "onednn_e2e", threads);
+        const double prim = time(family, name, "onednn_prim", threads);
+        if (ours < 0 && e2e < 0 && prim < 0) continue;
+        out << "| " << threads << " | " << fmt_time(ours) << " | " << fmt_time(e2e) << " | "
+            << fmt_time(prim) << " | " << ratio(ours, e2e) << " | " << ratio(ours, prim) << " |\n";
+      }
+      out << "\n";
+      const double e1 = time(family, name, "onednn_e2e", 1),
+                   e2 = time(family, name, "onednn_e2e", 2);
+      const double o1 = time(family, name, "ours", 1), o2 = time(family, name, "ours", 2);
+      out << "2 threads vs 1: ours " << (o1 > 0 && o2 > 0 ? fmt(o1 / o2, "%.2fx") : "-")
+          << ", oneDNN end to end " << (e1 > 0 && e2 > 0 ? fmt(e1 / e2, "%.2fx") : "-") << ".";
+      const double ref = time(family, name, "reference", 1);
+      if (ref >= 0) out << " Reference (naive oracle, one run, 1 thread): " << fmt_time(ref) << ".";
+      const auto it = notes_.find(family + "/" + name + "/onednn_prim");
+      if (it != notes_.end()) out << " oneDNN kernel: `" << it->second << "`.";
+      out << "\n\n";
+    }
+  }
+  return out.str();
+}
+
+void SummaryReporter::Finalize() {
+  ConsoleReporter::Finalize();
+  const std::string text = render();
+  std::cout << "\n== Summary (ratios below 1: ours is faster) ==\n\n" << text << std::flush;
+  if (!markdown_path_.empty()) {
+    std::ofstream file(markdown_path_);
+    file << text;
+  }
+}
+
+}  // namespace cvm::bench
