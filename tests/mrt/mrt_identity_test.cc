@@ -108,7 +108,9 @@ TEST_P(MrtPlantedBug, CheckCatchesTheWrongExpansion) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryFamily, MrtPlantedBug, ::testing::ValuesIn(all_planted_bugs()),
-                         [](const auto& info) { return std::string(planted_bug_name(info.param)); });
+                         [](const auto& info) {
+                           return std::string(planted_bug_name(info.param));
+                         });
 
 }  // namespace
 }  // namespace cvm::mrt
