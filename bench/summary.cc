@@ -1,5 +1,7 @@
 #include "summary.h"
 
+#include "summary_format.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -28,19 +30,6 @@ double to_micros(double value, benchmark::TimeUnit unit) {
   return value;
 }
 
-std::string fmt(double value, const char* format) {
-  if (value < 0) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, value);
-  return buf;
-}
-
-std::string fmt_time(double us) {
-  if (us < 0) return "-";
-  if (us >= 10000) return fmt(us / 1000, "%.1f ms");
-  return fmt(us, "%.0f us");
-}
-
 std::string key(const std::string& family, const std::string& name, const std::string& impl,
                 int threads) {
   return family + "/" + name + "/" + impl + "/" + std::to_string(threads);
@@ -52,7 +41,6 @@ void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
   ConsoleReporter::ReportRuns(runs);
   for (const Run& run : runs) {
     // Single runs, or the median of repetitions (reported after them, so it wins).
-    if (run.error_occurred) continue;
     if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "median") continue;
     const std::vector<std::string> parts = split(run.benchmark_name(), '/');
     if (parts.size() < 4 || parts[3].size() < 2 || parts[3][0] != 't') continue;
@@ -64,6 +52,14 @@ void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
     }
     std::vector<std::string>& names = cases_[family];
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    if (run.error_occurred) {
+      errors_[key(family, name, parts[2], threads)] = run.error_message;
+      continue;
+    }
+    const auto counter = run.counters.find("bytes");
+    if (counter != run.counters.end()) {
+      bytes_[key(family, name, parts[2], threads)] = counter->second;
+    }
     micros_[key(family, name, parts[2], threads)] =
         to_micros(run.GetAdjustedRealTime(), run.time_unit);
     if (run.GetAdjustedCPUTime() > 0) {
@@ -72,6 +68,22 @@ void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
     }
     if (!run.report_label.empty()) notes_[family + "/" + name + "/" + parts[2]] = run.report_label;
   }
+}
+
+std::string SummaryReporter::error(const std::string& family, const std::string& name,
+                                   const std::string& impl, int threads) const {
+  const auto it = errors_.find(key(family, name, impl, threads));
+  return it == errors_.end() ? std::string() : it->second;
+}
+
+double SummaryReporter::bytes(const std::string& family, const std::string& name,
+                              const std::string& impl, int threads) const {
+  const auto it = bytes_.find(key(family, name, impl, threads));
+  return it == bytes_.end() ? -1.0 : it->second;
+}
+
+bool SummaryReporter::is_ops_family(const std::string& family) {
+  return family == "bandwidth" || family == "speedup";
 }
 
 double SummaryReporter::time(const std::string& family, const std::string& name,
@@ -86,6 +98,7 @@ std::string SummaryReporter::render() const {
   std::ostringstream out;
   auto ratio = [](double a, double b) { return a > 0 && b > 0 ? fmt(a / b, "%.2f") : "-"; };
   for (const std::string& family : families_) {
+    if (is_ops_family(family)) continue;
     const std::vector<std::string>& names = cases_.at(family);
     out << "### " << family << "\n\n";
     const auto noise = worst_wall_per_cpu_.find(family);
@@ -139,10 +152,16 @@ std::string SummaryReporter::render() const {
 void SummaryReporter::Finalize() {
   ConsoleReporter::Finalize();
   const std::string text = render();
-  std::cout << "\n== Summary (ratios below 1: ours is faster) ==\n\n" << text << std::flush;
+  const std::string ops_text = render_ops();
+  std::cout << "\n== Summary (ratios below 1: ours is faster) ==\n\n"
+            << text << ops_text << std::flush;
   if (!markdown_path_.empty()) {
     std::ofstream file(markdown_path_);
     file << text;
+  }
+  if (!ops_markdown_path_.empty()) {
+    std::ofstream file(ops_markdown_path_);
+    file << ops_text;
   }
 }
 
