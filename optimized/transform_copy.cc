@@ -28,17 +28,13 @@ void copy_rows(const T* src, int64_t row_stride, int64_t step, int64_t inner, in
   }
 }
 
-// Output rows [r0, r1) of the view (a row = the innermost axis). The second-innermost axis is
+// Output rows [r0, r1) of a view of at least two axes (a row = the innermost axis). The second-innermost axis is
 // walked by copy_rows in one call per stretch; the axes above it by an odometer.
 template <typename T>
 void copy_view_rows(const T* x, const StridedView& v, int32_t* out, int64_t r0, int64_t r1) {
   const size_t k = v.dims.size();
   const int64_t inner = v.dims[k - 1];
   const int64_t step = v.strides[k - 1];
-  if (k == 1) {
-    copy_rows(x + v.base, 0, step, inner, r1 - r0, out);  // a single row: r0 = 0, r1 = 1
-    return;
-  }
   const size_t row_axis = k - 2;
   std::vector<int64_t> index(k - 1, 0);
   int64_t offset = v.base;
@@ -119,6 +115,12 @@ void copy_view_typed(const T* x, const StridedView& v, int32_t* out) {
         return;
       }
     }
+  }
+  if (k == 1) {  // one row: split the row itself among the threads
+    split_range(inner, inner, [&](int64_t j0, int64_t j1) {
+      copy_rows(x + v.base + j0 * v.strides[0], 0, v.strides[0], j1 - j0, 1, out + j0);
+    });
+    return;
   }
   int64_t rows = 1;
   for (size_t i = 0; i + 1 < k; ++i) rows *= v.dims[i];

@@ -2,6 +2,8 @@
 // squeeze, transpose. The shape-only operators are one flat copy; repeat, tile and transpose
 // are strided views of the input for the copy engine (optimized/transform_copy.h), which merges
 // axes into the longest runs; concatenate copies one run per (outer index, input).
+#include <algorithm>
+
 #include "infer/transform_shape.h"
 #include "optimized/kernels.h"
 #include "optimized/transform_copy.h"
@@ -74,7 +76,7 @@ std::vector<Tensor> transpose(const OpContext& ctx) {
 }
 
 // Per outer index (the axes before `axis`), each input contributes one contiguous block of
-// n_axis * (trailing size) values: a run copy into its offset in the output row.
+// n_axis * (trailing size) values: run copies into its offset in the output row.
 std::vector<Tensor> concatenate(const OpContext& ctx) {
   infer::validate_inputs(ctx);
   const infer::ConcatInference inf = infer::infer_concatenate(ctx);
@@ -84,20 +86,26 @@ std::vector<Tensor> concatenate(const OpContext& ctx) {
   int64_t outer = 1;
   for (size_t j = 0; j < axis; ++j) outer *= inf.output.shape[j];
   const int64_t row = y.size() / outer;  // one output row per outer index
-  std::vector<int64_t> block(in.size()), start(in.size());
-  for (size_t k = 0, offset = 0; k < in.size(); ++k) {
+  // Blocks are cut in pieces of at most kPiece values, so that few large inputs still split
+  // among threads; piece_end[k] counts the pieces of inputs 0..k.
+  constexpr int64_t kPiece = int64_t{1} << 16;
+  std::vector<int64_t> block(in.size()), start(in.size()), piece_end(in.size());
+  for (size_t k = 0; k < in.size(); ++k) {
     block[k] = in[k].size() / outer;
-    start[k] = static_cast<int64_t>(offset);
-    offset += static_cast<size_t>(block[k]);
+    start[k] = k == 0 ? 0 : start[k - 1] + block[k - 1];
+    piece_end[k] = (k == 0 ? 0 : piece_end[k - 1]) + (block[k] + kPiece - 1) / kPiece;
   }
-  const auto inputs = static_cast<int64_t>(in.size());
+  const int64_t pieces = piece_end.back();
   int32_t* out = y.i32();
-  split_range(outer * inputs, y.size(), [&](int64_t w0, int64_t w1) {
+  split_range(outer * pieces, y.size(), [&](int64_t w0, int64_t w1) {
     for (int64_t w = w0; w < w1; ++w) {
-      const int64_t o = w / inputs;
-      const auto k = static_cast<size_t>(w % inputs);
+      const int64_t o = w / pieces, p = w % pieces;
+      const auto k = static_cast<size_t>(
+          std::upper_bound(piece_end.begin(), piece_end.end(), p) - piece_end.begin());
+      const int64_t first = (p - (k == 0 ? 0 : piece_end[k - 1])) * kPiece;
+      const int64_t count = std::min(kPiece, block[k] - first);
       with_data(in[k], [&](const auto* data) {
-        copy_run(data + o * block[k], out + o * row + start[k], block[k]);
+        copy_run(data + o * block[k] + first, out + o * row + start[k] + first, count);
       });
     }
   });

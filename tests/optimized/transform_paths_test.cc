@@ -155,6 +155,12 @@ TEST(TransformPaths, StridedSliceAndSliceLike) {
                   {"end", "(9, 130, -9223372036854775808)"}},
         {x8});
   check("strided_slice", {{"begin", "(2,)"}, {"stride", "(3,)"}}, {x8});
+  // One long row: the engine splits the row itself among the threads.
+  const Tensor v = rng.tensor({200001}, 8, true);
+  check("strided_slice", {{"begin", "(3,)"}, {"stride", "(2,)"}}, {v});
+  check("strided_slice", {{"begin", "(-2,)"}, {"end", "(-9223372036854775808,)"},
+                          {"stride", "(-3,)"}}, {v});
+  check("strided_slice", {{"begin", "(1,)"}, {"end", "(-1,)"}}, {v});
   check("slice_like", {}, {x8, rng.tensor({9, 100, 200}, 1)});
   check("slice_like", {{"axis", "(-1,)"}}, {x8, rng.tensor({1, 2, 3}, 1)});
   check("slice_like", {{"axis", "(1,)"}}, {x, rng.tensor({1, 100}, 2)});
