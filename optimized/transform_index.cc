@@ -63,18 +63,20 @@ void gather_axis(const Tensor& data, const Tensor& indices, int axis, int32_t* o
   for (size_t i = static_cast<size_t>(axis) + 1; i < s.size(); ++i) inner *= s[i];
   const int64_t extent = s[static_cast<size_t>(axis)];
   const int64_t m = indices.size();
-  // Clamped once, reused by every outer index.
-  std::vector<int64_t> row(static_cast<size_t>(m));
+  // Clamped once (in int64, then below 2^24), reused by every outer index.
+  Buffer<int32_t> row(static_cast<size_t>(m));
   with_data(indices, [&](const auto* index) {
     for (int64_t j = 0; j < m; ++j) {
-      row[static_cast<size_t>(j)] = std::clamp<int64_t>(index[j], 0, extent - 1);
+      row[static_cast<size_t>(j)] =
+          static_cast<int32_t>(std::clamp<int64_t>(index[j], 0, extent - 1));
     }
   });
   with_data(data, [&](const auto* in) {
     split_range(outer * m, outer * m * inner, [&](int64_t w0, int64_t w1) {
       for (int64_t w = w0; w < w1; ++w) {
         const int64_t o = w / m, j = w % m;
-        copy_run(in + (o * extent + row[static_cast<size_t>(j)]) * inner, out + w * inner, inner);
+        const int64_t source = o * extent + row[static_cast<size_t>(j)];
+        copy_run(in + source * inner, out + w * inner, inner);
       }
     });
   });
