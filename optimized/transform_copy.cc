@@ -28,8 +28,9 @@ void copy_rows(const T* src, int64_t row_stride, int64_t step, int64_t inner, in
   }
 }
 
-// Output rows [r0, r1) of a view of at least two axes (a row = the innermost axis). The second-innermost axis is
-// walked by copy_rows in one call per stretch; the axes above it by an odometer.
+// Output rows [r0, r1) of a view of at least two axes (a row = the innermost axis). The
+// second-innermost axis is walked by copy_rows in one call per stretch; the axes above it by an
+// odometer.
 template <typename T>
 void copy_view_rows(const T* x, const StridedView& v, int32_t* out, int64_t r0, int64_t r1) {
   const size_t k = v.dims.size();

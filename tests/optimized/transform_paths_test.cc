@@ -150,7 +150,8 @@ TEST(TransformPaths, StridedSliceAndSliceLike) {
   check("strided_slice", {{"begin", "(-1, -1)"}, {"end", "(-1000, -1000)"}, {"stride", "(-1, -1)"}},
         {x});
   check("strided_slice", {{"begin", "(1, 2)"}, {"stride", "(2, 3)"}}, {x});
-  check("strided_slice", {{"stride", "(-9223372036854775808, 1)"}, {"begin", "(129,)"}, {"end", "(-1000,)"}}, {x});
+  check("strided_slice",
+        {{"stride", "(-9223372036854775808, 1)"}, {"begin", "(129,)"}, {"end", "(-1000,)"}}, {x});
   check("slice", {{"begin", "(0, 100, 256)"}, {"stride", "(1, 1, -2)"},
                   {"end", "(9, 130, -9223372036854775808)"}},
         {x8});
@@ -190,7 +191,8 @@ TEST(TransformPaths, WhereSelectsElementsAndRows) {
             {rng.indices(s, -1, 1, 2, c8), rng.tensor(s, 8, a8), rng.tensor(s, 6, !a8)});
     }
   }
-  check("where", {}, {rng.indices({300}, -3, 3, 3, true), rng.tensor(s, 32), rng.tensor(s, 8, true)});
+  check("where", {},
+        {rng.indices({300}, -3, 3, 3, true), rng.tensor(s, 32), rng.tensor(s, 8, true)});
   check("where", {}, {rng.indices({2}, 0, 1, 1, false), rng.tensor({2, 40000}, 7),
                       rng.tensor({2, 40000}, 9)});
 }
