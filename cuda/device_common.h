@@ -39,7 +39,9 @@ CVM_HD int32_t load(const InView& v, int64_t i) {
                         : static_cast<const int32_t*>(v.data)[i];
 }
 
-CVM_HD int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+CVM_HD int64_t clamp64(int64_t v, int64_t lo, int64_t hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
 CVM_HD int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 CVM_HD int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 

@@ -21,7 +21,8 @@ class DeviceBuffer {
     if (bytes > 0) cuda_check(cudaMalloc(&ptr_, bytes), "cudaMalloc");
   }
   ~DeviceBuffer() {
-    if (ptr_ != nullptr) cudaFree(ptr_);  // an error here has nowhere to go; the next call reports it
+    if (ptr_ != nullptr)
+      cudaFree(ptr_);  // an error here has nowhere to go; the next call reports it
   }
   DeviceBuffer(DeviceBuffer&& other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
   DeviceBuffer(const DeviceBuffer&) = delete;
@@ -30,7 +31,9 @@ class DeviceBuffer {
 
   void* get() const { return ptr_; }
   template <typename T>
-  T* as() const { return static_cast<T*>(ptr_); }
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
 
  private:
   void* ptr_ = nullptr;
@@ -82,7 +85,8 @@ __global__ void pool_kernel(PoolParams p, InView in, int32_t* out, int64_t n) {
   }
 }
 
-__global__ void valid_counts_kernel(ValidCountsParams p, InView in, int32_t* count, int32_t* y, int64_t n) {
+__global__ void valid_counts_kernel(ValidCountsParams p, InView in, int32_t* count, int32_t* y,
+                                    int64_t n) {
   for (int64_t b = first_item(); b < n; b += item_stride()) {
     valid_counts_batch(p, in, count, y, b);
   }
@@ -112,7 +116,8 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
   for (const Tensor* t : plan.inputs) {
     inputs.emplace_back(bytes_of(*t));
     const bool int8 = t->dtype() == DType::kInt8;
-    const void* host = int8 ? static_cast<const void*>(t->i8()) : static_cast<const void*>(t->i32());
+    const void* host =
+        int8 ? static_cast<const void*>(t->i8()) : static_cast<const void*>(t->i32());
     cuda_check(cudaMemcpy(inputs.back().get(), host, bytes_of(*t), cudaMemcpyHostToDevice),
                "cudaMemcpy to the device");
     views.push_back({inputs.back().get(), int8 ? 1 : 0});
@@ -132,17 +137,30 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
     const int64_t n = step.count;
     const unsigned grid = blocks_for(n);
     switch (step.kind) {
-      case StepKind::kMap: map_kernel<<<grid, kThreads>>>(step.map, v, out, n); break;
-      case StepKind::kGather: gather_kernel<<<grid, kThreads>>>(step.gather, v.in[0], out, n); break;
-      case StepKind::kTake: take_kernel<<<grid, kThreads>>>(step.take, v, out, n); break;
-      case StepKind::kReduce: reduce_kernel<<<grid, kThreads>>>(step.reduce, v.in[0], out, n); break;
-      case StepKind::kConv2d: conv2d_kernel<<<grid, kThreads>>>(step.conv2d, v, out, n); break;
-      case StepKind::kDense: dense_kernel<<<grid, kThreads>>>(step.dense, v, out, n); break;
-      case StepKind::kPool: pool_kernel<<<grid, kThreads>>>(step.pool, v.in[0], out, n); break;
+      case StepKind::kMap:
+        map_kernel<<<grid, kThreads>>>(step.map, v, out, n);
+        break;
+      case StepKind::kGather:
+        gather_kernel<<<grid, kThreads>>>(step.gather, v.in[0], out, n);
+        break;
+      case StepKind::kTake:
+        take_kernel<<<grid, kThreads>>>(step.take, v, out, n);
+        break;
+      case StepKind::kReduce:
+        reduce_kernel<<<grid, kThreads>>>(step.reduce, v.in[0], out, n);
+        break;
+      case StepKind::kConv2d:
+        conv2d_kernel<<<grid, kThreads>>>(step.conv2d, v, out, n);
+        break;
+      case StepKind::kDense:
+        dense_kernel<<<grid, kThreads>>>(step.dense, v, out, n);
+        break;
+      case StepKind::kPool:
+        pool_kernel<<<grid, kThreads>>>(step.pool, v.in[0], out, n);
+        break;
       case StepKind::kValidCounts:
-        valid_counts_kernel<<<blocks_for(n, 32), 32>>>(step.valid_counts, v.in[0],
-                                                        outputs[0].as<int32_t>(),
-                                                        outputs[1].as<int32_t>(), n);
+        valid_counts_kernel<<<blocks_for(n, 32), 32>>>(
+            step.valid_counts, v.in[0], outputs[0].as<int32_t>(), outputs[1].as<int32_t>(), n);
         break;
       case StepKind::kNms:
         nms_kernel<<<blocks_for(n, 32), 32>>>(step.nms, v, out, scratch.as<int32_t>(), n);
@@ -155,8 +173,8 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
   std::vector<Tensor> results;
   for (size_t k = 0; k < plan.outputs.size(); ++k) {
     Tensor y = infer::allocate(plan.outputs[k]);
-    cuda_check(cudaMemcpy(y.i32(), outputs[k].get(), static_cast<size_t>(y.size()) * sizeof(int32_t),
-                          cudaMemcpyDeviceToHost),
+    cuda_check(cudaMemcpy(y.i32(), outputs[k].get(),
+                          static_cast<size_t>(y.size()) * sizeof(int32_t), cudaMemcpyDeviceToHost),
                "cudaMemcpy to the host");
     results.push_back(std::move(y));
   }

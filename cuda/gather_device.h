@@ -18,10 +18,10 @@ struct AxisMap {
 };
 
 struct GatherParams {
-  Dims dims;                     // the iteration space (the output, or one input for a scatter)
+  Dims dims;  // the iteration space (the output, or one input for a scatter)
   AxisMap axis[kMaxDims];
   int64_t src_base = 0;
-  int32_t dst_identity = 1;      // destination = iteration index; else dst_base + d . dst_mult
+  int32_t dst_identity = 1;  // destination = iteration index; else dst_base + d . dst_mult
   int64_t dst_base = 0;
   int64_t dst_mult[kMaxDims] = {};
   int32_t pad_value = 0;

@@ -54,7 +54,8 @@ Shape reshape_target(const Shape& in, const Tuple& codes) {
       int64_t first = codes[c + 1], second = codes[c + 2];
       c += 2;
       for (int64_t part : {first, second}) {
-        if (part != -1 && (part < 1 || part > kMaxDim)) fail_logic("-4 split entry ", part, " is invalid");
+        if (part != -1 && (part < 1 || part > kMaxDim))
+          fail_logic("-4 split entry ", part, " is invalid");
       }
       if (first == -1 && second == -1) fail_logic("a -4 split infers both parts");
       if (first == -1) {
@@ -232,7 +233,8 @@ SliceInference infer_strided_slice(const OpContext& ctx) {
     e = std::clamp(e, lo, hi);
     const int64_t span = step > 0 ? e - b : b - e;
     if (span <= 0) fail_logic("axis ", i, " slice is empty");
-    const uint64_t magnitude = step > 0 ? static_cast<uint64_t>(step) : 0 - static_cast<uint64_t>(step);
+    const uint64_t magnitude =
+        step > 0 ? static_cast<uint64_t>(step) : 0 - static_cast<uint64_t>(step);
     shape.push_back(static_cast<int64_t>(static_cast<uint64_t>(span - 1) / magnitude + 1));
     s.begin.push_back(b);
     // A step beyond the span is only ever multiplied by 0; keep it small for the plan.
@@ -265,7 +267,8 @@ infer::OutputSpec infer_cvm_lut(const OpContext& ctx) {
   infer::validate_inputs(ctx);
   const Tensor& table = ctx.inputs[1];
   const int64_t in_dim = ctx.attrs.i("in_dim");
-  if (in_dim != table.size()) fail_logic("in_dim ", in_dim, " is not the table size ", table.size());
+  if (in_dim != table.size())
+    fail_logic("in_dim ", in_dim, " is not the table size ", table.size());
   return validated(ctx.inputs[0].shape(), table.precision());
 }
 
@@ -323,7 +326,8 @@ PadInference infer_pad(const OpContext& ctx) {
     p.before.push_back(width[2 * static_cast<size_t>(i)]);
     shape.push_back(p.before.back() + x.dim(i) + width[2 * static_cast<size_t>(i) + 1]);
   }
-  const int value_bits = value == 0 ? 1 : bitlen(static_cast<uint64_t>(value < 0 ? -value : value)) + 1;
+  const int value_bits =
+      value == 0 ? 1 : bitlen(static_cast<uint64_t>(value < 0 ? -value : value)) + 1;
   p.output = validated(shape, std::max(x.precision(), value_bits));
   return p;
 }

@@ -36,7 +36,8 @@ NmsInference infer_non_max_suppression(const OpContext& ctx) {
   infer::validate_inputs(ctx);
   const Tensor& x = ctx.inputs[0];
   const Tensor& count = ctx.inputs[1];
-  if (x.ndim() != 3 || x.dim(2) != kNmsRow) fail_logic("X must be (B, N, 6), got ", shape_str(x.shape()));
+  if (x.ndim() != 3 || x.dim(2) != kNmsRow)
+    fail_logic("X must be (B, N, 6), got ", shape_str(x.shape()));
   if (count.ndim() != 1 || count.dim(0) != x.dim(0)) fail_logic("valid_count must be (B,)");
   if (x.precision() > 30) fail_logic("X's precision ", x.precision(), " exceeds 30");
   NmsInference n;
@@ -65,7 +66,8 @@ OvSliceInference infer_ov_strided_slice(const OpContext& ctx) {
   const Tuple& stride_text = ctx.attrs.tuple("stride");
   const size_t m = begin.size();
   if (end.size() != m) fail_logic("begin and end differ in length");
-  if (!stride_text.empty() && stride_text.size() != m) fail_logic("stride length differs from begin's");
+  if (!stride_text.empty() && stride_text.size() != m)
+    fail_logic("stride length differs from begin's");
   const Tuple stride = stride_text.empty() ? Tuple(m, 1) : stride_text;
   constexpr std::array<const char*, 5> kNames = {"begin_mask", "end_mask", "new_axis_mask",
                                                  "shrink_axis_mask", "ellipsis_mask"};
@@ -85,7 +87,8 @@ OvSliceInference infer_ov_strided_slice(const OpContext& ctx) {
     if (int{new_axis[i]} + int{shrink[i]} + int{ellipsis[i]} > 1) {
       fail_logic("step ", i, " sets two of new_axis, shrink_axis, ellipsis");
     }
-    if (shrink[i] && (begin_mask[i] || end_mask[i])) fail_logic("step ", i, " shrinks a masked range");
+    if (shrink[i] && (begin_mask[i] || end_mask[i]))
+      fail_logic("step ", i, " shrinks a masked range");
     ellipses += ellipsis[i] ? 1 : 0;
     new_axes += new_axis[i] ? 1 : 0;
   }
@@ -136,7 +139,8 @@ OvSliceInference infer_ov_strided_slice(const OpContext& ctx) {
     }
     const int64_t span = reverse ? b - e : e - b;
     if (span <= 0) fail_logic("step ", i, " gives an empty range (zero-size dims do not exist)");
-    const uint64_t magnitude = reverse ? 0 - static_cast<uint64_t>(stride[i]) : static_cast<uint64_t>(stride[i]);
+    const uint64_t magnitude =
+        reverse ? 0 - static_cast<uint64_t>(stride[i]) : static_cast<uint64_t>(stride[i]);
     const auto size = static_cast<int64_t>(static_cast<uint64_t>(span - 1) / magnitude + 1);
     s.axes.push_back({axis++, b, size == 1 ? 1 : stride[i]});  // a lone step's stride is unused
     shape.push_back(size);

@@ -29,8 +29,8 @@ struct OvAxis {
 };
 struct OvSliceInference {
   infer::OutputSpec output;
-  std::vector<OvAxis> axes;               // per output axis
-  std::vector<int64_t> fixed_index;       // per input axis: the shrunk index, or -1
+  std::vector<OvAxis> axes;          // per output axis
+  std::vector<int64_t> fixed_index;  // per input axis: the shrunk index, or -1
 };
 OvSliceInference infer_ov_strided_slice(const OpContext& ctx);
 

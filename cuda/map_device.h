@@ -8,8 +8,20 @@
 namespace cvm::cuda {
 
 enum MapOp : int32_t {
-  kMapAbs, kMapNegative, kMapPrecision, kMapClamp, kMapRightShift, kMapLeftShift,
-  kMapAdd, kMapSub, kMapMul, kMapDiv, kMapMax, kMapGreater, kMapRelu, kMapWhere,
+  kMapAbs,
+  kMapNegative,
+  kMapPrecision,
+  kMapClamp,
+  kMapRightShift,
+  kMapLeftShift,
+  kMapAdd,
+  kMapSub,
+  kMapMul,
+  kMapDiv,
+  kMapMax,
+  kMapGreater,
+  kMapRelu,
+  kMapWhere,
 };
 
 // Offset of an input element: the output index itself, or sum_j coords[j] * mult[j].
@@ -21,7 +33,7 @@ struct IndexMap {
 struct MapParams {
   int32_t op = kMapAbs;
   int32_t arity = 1;
-  Dims out;             // output shape (used when some input map is not the identity)
+  Dims out;  // output shape (used when some input map is not the identity)
   IndexMap in[3];
   int64_t lo = 0, hi = 0;  // kMapClamp and the shifts' final clip
   int32_t shift = 0;       // the shifts' shift_bit
@@ -45,26 +57,53 @@ CVM_HD int32_t map_element(const MapParams& p, const Views& v, int64_t i) {
   const int64_t b = p.arity > 1 ? load(v.in[1], map_offset(p.in[1], p.out.n, i, coords)) : 0;
   int64_t r = 0;
   switch (p.op) {
-    case kMapAbs: r = a < 0 ? -a : a; break;
-    case kMapNegative: r = -a; break;
-    case kMapPrecision: r = a == 0 ? 1 : bit_length(static_cast<uint64_t>(a < 0 ? -a : a)); break;
-    case kMapClamp: r = clamp64(a, p.lo, p.hi); break;
+    case kMapAbs:
+      r = a < 0 ? -a : a;
+      break;
+    case kMapNegative:
+      r = -a;
+      break;
+    case kMapPrecision:
+      r = a == 0 ? 1 : bit_length(static_cast<uint64_t>(a < 0 ? -a : a));
+      break;
+    case kMapClamp:
+      r = clamp64(a, p.lo, p.hi);
+      break;
     // floor(x / 2^(s-1)) is an arithmetic shift; +1 and >> 1 round half toward +infinity.
-    case kMapRightShift: r = clamp64(((a >> (p.shift - 1)) + 1) >> 1, p.lo, p.hi); break;
-    case kMapLeftShift: r = clamp64(a * (int64_t{1} << p.shift), p.lo, p.hi); break;
-    case kMapAdd: r = a + b; break;
-    case kMapSub: r = a - b; break;
-    case kMapMul: r = a * b; break;
-    case kMapDiv: r = b == 0 ? 0 : a / b; break;  // truncates toward zero; x / 0 = 0
-    case kMapMax: r = max64(a, b); break;
-    case kMapGreater: r = a > b ? 1 : 0; break;
-    case kMapRelu: r = max64(a, 0); break;
+    case kMapRightShift:
+      r = clamp64(((a >> (p.shift - 1)) + 1) >> 1, p.lo, p.hi);
+      break;
+    case kMapLeftShift:
+      r = clamp64(a * (int64_t{1} << p.shift), p.lo, p.hi);
+      break;
+    case kMapAdd:
+      r = a + b;
+      break;
+    case kMapSub:
+      r = a - b;
+      break;
+    case kMapMul:
+      r = a * b;
+      break;
+    case kMapDiv:
+      r = b == 0 ? 0 : a / b;
+      break;  // truncates toward zero; x / 0 = 0
+    case kMapMax:
+      r = max64(a, b);
+      break;
+    case kMapGreater:
+      r = a > b ? 1 : 0;
+      break;
+    case kMapRelu:
+      r = max64(a, 0);
+      break;
     case kMapWhere: {
       const int64_t y = load(v.in[2], map_offset(p.in[2], p.out.n, i, coords));
       r = a != 0 ? b : y;
       break;
     }
-    default: break;
+    default:
+      break;
   }
   return static_cast<int32_t>(r);
 }

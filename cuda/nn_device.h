@@ -10,11 +10,11 @@ namespace cvm::cuda {
 // sum/max: output element o owns the fiber of the reduced axes at the kept coordinates of o.
 struct ReduceParams {
   int32_t is_sum = 1;
-  Dims kept;                          // the kept axes, in input order (the output's flat order)
+  Dims kept;                           // the kept axes, in input order (the output's flat order)
   int64_t kept_stride[kMaxDims] = {};  // their input strides
   Dims reduced;
   int64_t reduced_stride[kMaxDims] = {};
-  int64_t fiber = 1;                  // product of the reduced dims
+  int64_t fiber = 1;  // product of the reduced dims
 };
 
 CVM_HD int32_t reduce_element(const ReduceParams& p, const InView& in, int64_t o) {
@@ -82,7 +82,8 @@ CVM_HD int32_t dense_element(const DenseParams& p, const Views& v, int64_t o) {
   const int64_t u = o % p.units;
   const int64_t m = o / p.units;
   int32_t acc = 0;
-  for (int64_t k = 0; k < p.depth; ++k) acc += load(v.in[0], m * p.depth + k) * load(v.in[1], u * p.depth + k);
+  for (int64_t k = 0; k < p.depth; ++k)
+    acc += load(v.in[0], m * p.depth + k) * load(v.in[1], u * p.depth + k);
   return p.use_bias != 0 ? acc + load(v.in[2], u) : acc;
 }
 

@@ -13,7 +13,8 @@ Backend make_device_backend() {
     });
   }
   backend.available = false;
-  backend.unavailable_reason = "not built: this build has CVMCHECK_CUDA=OFF (no nvcc, or a sanitizer preset)";
+  backend.unavailable_reason =
+      "not built: this build has CVMCHECK_CUDA=OFF (no nvcc, or a sanitizer preset)";
   return backend;
 }
 

@@ -5,7 +5,8 @@
 namespace cvm::cuda {
 
 Dims to_dims(const Shape& shape) {
-  check(shape.size() <= static_cast<size_t>(kMaxDims), "shape ", shape_str(shape), " has over 6 dims");
+  check(shape.size() <= static_cast<size_t>(kMaxDims), "shape ", shape_str(shape),
+        " has over 6 dims");
   Dims dims;
   dims.n = static_cast<int32_t>(shape.size());
   for (size_t j = 0; j < shape.size(); ++j) dims.d[j] = shape[j];
@@ -29,16 +30,16 @@ using Builder = Plan (*)(const OpContext&);
 const std::map<std::string, Builder>& builders() {
   static const std::map<std::string, Builder> table = [] {
     std::map<std::string, Builder> t;
-    for (const char* op : {"abs", "negative", "cvm_precision", "clip", "cvm_clip", "cvm_right_shift",
-                           "cvm_left_shift", "elemwise_add", "elemwise_sub", "broadcast_add",
-                           "broadcast_sub", "broadcast_mul", "broadcast_div", "broadcast_max",
-                           "broadcast_greater", "sum", "max"}) {
+    for (const char* op :
+         {"abs", "negative", "cvm_precision", "clip", "cvm_clip", "cvm_right_shift",
+          "cvm_left_shift", "elemwise_add", "elemwise_sub", "broadcast_add", "broadcast_sub",
+          "broadcast_mul", "broadcast_div", "broadcast_max", "broadcast_greater", "sum", "max"}) {
       t[op] = plan_elementwise;
     }
     for (const char* op : {"conv2d", "dense", "relu", "max_pool2d", "upsampling"}) t[op] = plan_nn;
-    for (const char* op : {"repeat", "tile", "flatten", "concatenate", "expand_dims", "reshape",
-                           "squeeze", "transpose", "strided_slice", "take", "cvm_lut",
-                           "slice_like", "where", "pad"}) {
+    for (const char* op :
+         {"repeat", "tile", "flatten", "concatenate", "expand_dims", "reshape", "squeeze",
+          "transpose", "strided_slice", "take", "cvm_lut", "slice_like", "where", "pad"}) {
       t[op] = plan_transform;
     }
     for (const char* op : {"get_valid_counts", "non_max_suppression", "ov_strided_slice"}) {

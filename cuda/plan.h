@@ -21,9 +21,9 @@ enum class StepKind { kMap, kGather, kTake, kReduce, kConv2d, kDense, kPool, kVa
 
 struct Step {
   StepKind kind = StepKind::kMap;
-  int64_t count = 0;           // work items: output elements, gather items, or batches
+  int64_t count = 0;            // work items: output elements, gather items, or batches
   int input[3] = {-1, -1, -1};  // indices into Plan::inputs, -1 when unused
-  int output = 0;              // the output written (kValidCounts writes outputs 0 and 1)
+  int output = 0;               // the output written (kValidCounts writes outputs 0 and 1)
   MapParams map;
   GatherParams gather;
   TakeParams take;
@@ -54,8 +54,8 @@ std::vector<std::string> planned_ops();
 // Plan builders by family (cuda/plan_*.cc).
 Plan plan_elementwise(const OpContext& ctx);  // elementwise, broadcast, reduce
 Plan plan_nn(const OpContext& ctx);
-Plan plan_transform(const OpContext& ctx);    // transform_shape, transform_index
-Plan plan_vision_ov(const OpContext& ctx);    // vision, ov
+Plan plan_transform(const OpContext& ctx);  // transform_shape, transform_index
+Plan plan_vision_ov(const OpContext& ctx);  // vision, ov
 
 // Helpers for the builders.
 Dims to_dims(const Shape& shape);

@@ -1,10 +1,10 @@
 // Plans of the elementwise, broadcast and reduce families: the production inference (infer/)
 // validates and infers on the host; each plan is one step.
+#include <map>
+
+#include "cuda/plan.h"
 #include "infer/elementwise.h"
 #include "infer/reduce.h"
-#include "cuda/plan.h"
-
-#include <map>
 
 namespace cvm::cuda {
 namespace {
@@ -89,7 +89,8 @@ Plan plan_elementwise(const OpContext& ctx) {
     return unary(ctx, c.precision, kMapClamp, c.lo, c.hi);
   }
   if (op == "elemwise_add" || op == "elemwise_sub") {
-    return map_plan(ctx, infer::infer_elemwise_binary(ctx), op == "elemwise_add" ? kMapAdd : kMapSub);
+    return map_plan(ctx, infer::infer_elemwise_binary(ctx),
+                    op == "elemwise_add" ? kMapAdd : kMapSub);
   }
   const int p = infer::precision_attr(ctx);
   if (op == "cvm_clip") return unary(ctx, p, kMapClamp, -alpha(p), alpha(p));

@@ -1,7 +1,7 @@
 // Plans of the nn family: the production inference (infer/nn) validates and infers on the host.
 // relu is a map; upsampling is an affine gather (h / scale, w / scale).
-#include "infer/nn.h"
 #include "cuda/plan.h"
+#include "infer/nn.h"
 
 namespace cvm::cuda {
 namespace {
@@ -18,10 +18,10 @@ Plan conv2d(const OpContext& ctx) {
   const infer::Conv2dInference c = infer::infer_conv2d(ctx);
   Plan plan = single_output_plan(ctx, c.output);
   Step step = one_step(StepKind::kConv2d, c.output, c.use_bias ? 3 : 2);
-  step.conv2d = {c.batch,     c.in_channels, c.height,     c.width,      c.channels,
-                 c.in_per_group, c.out_per_group, c.kernel_h, c.kernel_w, c.stride_h,
-                 c.stride_w,  c.pad_h,       c.pad_w,      c.dilation_h, c.dilation_w,
-                 c.out_h,     c.out_w,       c.use_bias ? 1 : 0};
+  step.conv2d = {c.batch,        c.in_channels,   c.height,          c.width,      c.channels,
+                 c.in_per_group, c.out_per_group, c.kernel_h,        c.kernel_w,   c.stride_h,
+                 c.stride_w,     c.pad_h,         c.pad_w,           c.dilation_h, c.dilation_w,
+                 c.out_h,        c.out_w,         c.use_bias ? 1 : 0};
   plan.steps.push_back(step);
   return plan;
 }
@@ -40,7 +40,7 @@ Plan max_pool2d(const OpContext& ctx) {
   Plan plan = single_output_plan(ctx, m.output);
   Step step = one_step(StepKind::kPool, m.output, 1);
   step.pool = {m.batch * m.channels, m.height, m.width, m.pool_h, m.pool_w, m.stride_h,
-               m.stride_w, m.pad_h, m.pad_w, m.out_h, m.out_w};
+               m.stride_w,           m.pad_h,  m.pad_w, m.out_h,  m.out_w};
   plan.steps.push_back(step);
   return plan;
 }

@@ -62,7 +62,8 @@ Plan transpose(const OpContext& ctx) {
   GatherParams* g = nullptr;
   Plan plan = gather_plan(ctx, t.output, &g);
   const std::vector<int64_t> strides = strides_of(ctx.inputs[0].shape());
-  for (size_t j = 0; j < t.axes.size(); ++j) g->axis[j].mult = strides[static_cast<size_t>(t.axes[j])];
+  for (size_t j = 0; j < t.axes.size(); ++j)
+    g->axis[j].mult = strides[static_cast<size_t>(t.axes[j])];
   return plan;
 }
 

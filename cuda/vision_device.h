@@ -20,7 +20,8 @@ CVM_HD void valid_counts_batch(const ValidCountsParams& p, const InView& x, int3
   for (int64_t n = 0; n < p.rows; ++n) {
     const int64_t row = first + n * p.row_length;
     if (load(x, row + 1) <= p.threshold) continue;
-    for (int64_t k = 0; k < p.row_length; ++k) y[first + next * p.row_length + k] = load(x, row + k);
+    for (int64_t k = 0; k < p.row_length; ++k)
+      y[first + next * p.row_length + k] = load(x, row + k);
     ++next;
   }
   count[b] = static_cast<int32_t>(next);
@@ -39,8 +40,10 @@ constexpr int64_t kNmsRow = 6;
 
 // The contract's integer overlap percentage (int64; coordinates are within precision 30).
 CVM_HD int64_t overlap_percent(const InView& x, int64_t a, int64_t b) {
-  const int64_t ax1 = load(x, a + 2), ay1 = load(x, a + 3), ax2 = load(x, a + 4), ay2 = load(x, a + 5);
-  const int64_t bx1 = load(x, b + 2), by1 = load(x, b + 3), bx2 = load(x, b + 4), by2 = load(x, b + 5);
+  const int64_t ax1 = load(x, a + 2), ay1 = load(x, a + 3), ax2 = load(x, a + 4),
+                ay2 = load(x, a + 5);
+  const int64_t bx1 = load(x, b + 2), by1 = load(x, b + 3), bx2 = load(x, b + 4),
+                by2 = load(x, b + 5);
   const int64_t sum = (ax2 - ax1) * (ay2 - ay1) + (bx2 - bx1) * (by2 - by1);
   if (sum <= 0) return 0;
   const int64_t w = max64(0, min64(ax2, bx2) - max64(ax1, bx1));
@@ -72,8 +75,7 @@ CVM_HD void sort_by_score(const InView& x, int64_t first_row, int32_t* order, in
   }
 }
 
-CVM_HD void nms_batch(const NmsParams& p, const Views& v, int32_t* y, int32_t* scratch,
-                      int64_t b) {
+CVM_HD void nms_batch(const NmsParams& p, const Views& v, int32_t* y, int32_t* scratch, int64_t b) {
   const InView& x = v.in[0];
   const int64_t first_row = b * p.rows;
   const int64_t considered = clamp64(load(v.in[1], b), 0, p.rows);

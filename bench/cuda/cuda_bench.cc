@@ -17,10 +17,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "cvmcheck/registry.h"
 
@@ -54,7 +53,8 @@ double median_ms(const std::function<void()>& run) {
     const auto t0 = std::chrono::steady_clock::now();
     run();
     cuda_ok(cudaDeviceSynchronize(), "synchronize");
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
@@ -70,7 +70,8 @@ cvm::Tensor ramp(const cvm::Shape& shape, int modulus, int precision, cvm::DType
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   std::vector<int32_t> v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<int32_t>((i * 7919) % (2 * modulus + 1)) - modulus;
+  for (int64_t i = 0; i < n; ++i)
+    v[static_cast<size_t>(i)] = static_cast<int32_t>((i * 7919) % (2 * modulus + 1)) - modulus;
   return cvm::Tensor::from_values(shape, v, precision, dtype);
 }
 
@@ -83,7 +84,8 @@ void report_backend(const std::string& label, const std::string& op, const std::
                     const std::vector<cvm::Tensor>& inputs, double peer_ms, const char* peer) {
   const nlohmann::json a = nlohmann::json::parse(attrs);
   std::vector<cvm::Tensor> out;
-  const double backend_ms = median_ms([&] { out = cvm::run_op(cvm::registry(), "cuda", op, a, inputs); });
+  const double backend_ms =
+      median_ms([&] { out = cvm::run_op(cvm::registry(), "cuda", op, a, inputs); });
   size_t in_bytes = 0, out_bytes = 0;
   for (const cvm::Tensor& t : inputs) in_bytes += bytes_of(t);
   for (const cvm::Tensor& t : out) out_bytes += bytes_of(t);
@@ -111,21 +113,26 @@ double cudnn_conv_ms(int n, int c, int h, int w, int k, int r, int s, int pad) {
   cudnn_ok(cudnnSetTensor4dDescriptor(x_desc, CUDNN_TENSOR_NHWC, CUDNN_DATA_INT8, n, c, h, w), "x");
   cudnn_ok(cudnnSetFilter4dDescriptor(w_desc, CUDNN_DATA_INT8, CUDNN_TENSOR_NHWC, k, c, r, s), "w");
   cudnn_ok(cudnnSetConvolution2dDescriptor(conv, pad, pad, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION,
-                                           CUDNN_DATA_INT32), "conv");
+                                           CUDNN_DATA_INT32),
+           "conv");
   int on, oc, oh, ow;
   cudnn_ok(cudnnGetConvolution2dForwardOutputDim(conv, x_desc, w_desc, &on, &oc, &oh, &ow), "dims");
-  cudnn_ok(cudnnSetTensor4dDescriptor(y_desc, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, on, oc, oh, ow), "y");
+  cudnn_ok(cudnnSetTensor4dDescriptor(y_desc, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, on, oc, oh, ow),
+           "y");
   const auto algo = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
   size_t workspace = 0;
-  cudnn_ok(cudnnGetConvolutionForwardWorkspaceSize(handle, x_desc, w_desc, conv, y_desc, algo, &workspace), "ws");
+  cudnn_ok(cudnnGetConvolutionForwardWorkspaceSize(handle, x_desc, w_desc, conv, y_desc, algo,
+                                                   &workspace),
+           "ws");
   DeviceBytes x(size_t(n) * c * h * w), wt(size_t(k) * c * r * s), y(size_t(on) * oc * oh * ow * 4),
       ws(std::max<size_t>(workspace, 1));
   cuda_ok(cudaMemset(x.ptr, 1, size_t(n) * c * h * w), "memset");
   cuda_ok(cudaMemset(wt.ptr, 1, size_t(k) * c * r * s), "memset");
   const float one = 1.0f, zero = 0.0f;
   const double ms = median_ms([&] {
-    cudnn_ok(cudnnConvolutionForward(handle, &one, x_desc, x.ptr, w_desc, wt.ptr, conv, algo, ws.ptr,
-                                     workspace, &zero, y_desc, y.ptr), "cudnnConvolutionForward");
+    cudnn_ok(cudnnConvolutionForward(handle, &one, x_desc, x.ptr, w_desc, wt.ptr, conv, algo,
+                                     ws.ptr, workspace, &zero, y_desc, y.ptr),
+             "cudnnConvolutionForward");
   });
   cudnnDestroyConvolutionDescriptor(conv);
   cudnnDestroyFilterDescriptor(w_desc);
@@ -147,7 +154,8 @@ double cublas_dense_ms(int m, int k, int units) {
   const double ms = median_ms([&] {
     cublas_ok(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, units, m, k, &one, w.ptr, CUDA_R_8I, k,
                            x.ptr, CUDA_R_8I, k, &zero, y.ptr, CUDA_R_32I, units, CUBLAS_COMPUTE_32I,
-                           CUBLAS_GEMM_DEFAULT), "cublasGemmEx");
+                           CUBLAS_GEMM_DEFAULT),
+              "cublasGemmEx");
   });
   cublasDestroy(handle);
   return ms;
@@ -155,7 +163,8 @@ double cublas_dense_ms(int m, int k, int units) {
 
 double device_copy_ms(size_t bytes) {
   DeviceBytes a(bytes), b(bytes);
-  return median_ms([&] { cuda_ok(cudaMemcpy(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice), "d2d"); });
+  return median_ms(
+      [&] { cuda_ok(cudaMemcpy(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice), "d2d"); });
 }
 
 }  // namespace
@@ -166,7 +175,8 @@ int main(int argc, char** argv) {
   }
   const cvm::Backend* cuda = cvm::registry().find_backend("cuda");
   if (cuda == nullptr || !cuda->available) {
-    std::fprintf(stderr, "backend cuda unavailable: %s\n", cuda ? cuda->unavailable_reason.c_str() : "not registered");
+    std::fprintf(stderr, "backend cuda unavailable: %s\n",
+                 cuda ? cuda->unavailable_reason.c_str() : "not registered");
     return 2;
   }
   cudaDeviceProp prop{};
@@ -175,30 +185,39 @@ int main(int argc, char** argv) {
   using cvm::DType;
 
   // conv2d: ResNet-like 3x3 layers, int8 data and weights.
-  const struct { int n, c, h, w, k; } convs[] = {{1, 64, 56, 56, 64}, {8, 128, 28, 28, 128}, {8, 256, 14, 14, 256}};
+  const struct {
+    int n, c, h, w, k;
+  } convs[] = {{1, 64, 56, 56, 64}, {8, 128, 28, 28, 128}, {8, 256, 14, 14, 256}};
   for (const auto& c : convs) {
     const std::vector<cvm::Tensor> in = {ramp({c.n, c.c, c.h, c.w}, 7, 8, DType::kInt8),
                                          ramp({c.k, c.c, 3, 3}, 7, 8, DType::kInt8)};
-    const std::string attrs = "{\"channels\": \"" + std::to_string(c.k) +
-                              "\", \"kernel_size\": \"(3, 3)\", \"padding\": \"(1, 1)\", \"use_bias\": \"false\"}";
+    const std::string attrs =
+        "{\"channels\": \"" + std::to_string(c.k) +
+        "\", \"kernel_size\": \"(3, 3)\", \"padding\": \"(1, 1)\", \"use_bias\": \"false\"}";
     char label[96];
     std::snprintf(label, sizeof label, "conv2d %dx%dx%dx%d k%d 3x3", c.n, c.c, c.h, c.w, c.k);
-    report_backend(label, "conv2d", attrs, in, cudnn_conv_ms(c.n, c.c, c.h, c.w, c.k, 3, 3, 1), "cuDNN int8 (NHWC)");
+    report_backend(label, "conv2d", attrs, in, cudnn_conv_ms(c.n, c.c, c.h, c.w, c.k, 3, 3, 1),
+                   "cuDNN int8 (NHWC)");
   }
   // dense: int8 GEMMs.
   const struct { int m, k, units; } denses[] = {{64, 1024, 1024}, {256, 4096, 4096}};
   for (const auto& d : denses) {
-    const std::vector<cvm::Tensor> in = {ramp({d.m, d.k}, 7, 8, DType::kInt8), ramp({d.units, d.k}, 7, 8, DType::kInt8)};
-    const std::string attrs = "{\"units\": \"" + std::to_string(d.units) + "\", \"use_bias\": \"false\"}";
+    const std::vector<cvm::Tensor> in = {ramp({d.m, d.k}, 7, 8, DType::kInt8),
+                                         ramp({d.units, d.k}, 7, 8, DType::kInt8)};
+    const std::string attrs =
+        "{\"units\": \"" + std::to_string(d.units) + "\", \"use_bias\": \"false\"}";
     char label[96];
     std::snprintf(label, sizeof label, "dense %dx%d units %d", d.m, d.k, d.units);
-    report_backend(label, "dense", attrs, in, cublas_dense_ms(d.m, d.k, d.units), "cuBLAS int8 GemmEx");
+    report_backend(label, "dense", attrs, in, cublas_dense_ms(d.m, d.k, d.units),
+                   "cuBLAS int8 GemmEx");
   }
   // Large elementwise: the peer is a device-to-device copy of the bytes read plus written.
   for (int64_t n : {int64_t{1} << 24, int64_t{1} << 28}) {
-    const std::vector<cvm::Tensor> in = {ramp({n}, 1000, 12, DType::kInt32), ramp({n}, 1000, 12, DType::kInt32)};
+    const std::vector<cvm::Tensor> in = {ramp({n}, 1000, 12, DType::kInt32),
+                                         ramp({n}, 1000, 12, DType::kInt32)};
     char label[96];
-    std::snprintf(label, sizeof label, "elemwise_add 2^%d int32", n == (int64_t{1} << 24) ? 24 : 28);
+    std::snprintf(label, sizeof label, "elemwise_add 2^%d int32",
+                  n == (int64_t{1} << 24) ? 24 : 28);
     // elemwise_add moves 12 bytes per element (reads 8, writes 4); a copy of 6n bytes moves 12n.
     const double copy_ms = device_copy_ms(static_cast<size_t>(n) * 6);
     report_backend(label, "elemwise_add", "{}", in, copy_ms, "D2D memcpy (same bytes)");

@@ -37,12 +37,27 @@ std::vector<std::string> edge_texts(const AttrSpec& spec) {
     case AttrKind::kInt:
     case AttrKind::kOptInt:
       return {"-2147483648", "2147483647", "-4097", "-1", "0", "1", "2", "4096", "33", "None"};
-    case AttrKind::kBool: return {"0", "1"};
+    case AttrKind::kBool:
+      return {"0", "1"};
     case AttrKind::kTuple:
-      return {"()", "(0,)", "(-1,)", "(1, 1)", "(-9223372036854775808,)", "(9223372036854775807,)",
-              "(-1, -1, -1, -1, -1, -1, -1, -1)", "(0, 0, 0, 0)", "(4096, 4096)", "(-4, -4, -4)",
-              "(-3, -3)", "(-2, -1)", "(-4, -1, -1, 0)", "(16777216, 16777216)", "(2, 2)",
-              "(1, 0, 1)", "(0, 1)", "(-1, 0, -1, 1)"};
+      return {"()",
+              "(0,)",
+              "(-1,)",
+              "(1, 1)",
+              "(-9223372036854775808,)",
+              "(9223372036854775807,)",
+              "(-1, -1, -1, -1, -1, -1, -1, -1)",
+              "(0, 0, 0, 0)",
+              "(4096, 4096)",
+              "(-4, -4, -4)",
+              "(-3, -3)",
+              "(-2, -1)",
+              "(-4, -1, -1, 0)",
+              "(16777216, 16777216)",
+              "(2, 2)",
+              "(1, 0, 1)",
+              "(0, 1)",
+              "(-1, 0, -1, 1)"};
     case AttrKind::kString: {
       std::vector<std::string> v = spec.choices;
       v.push_back("bogus");
@@ -74,8 +89,9 @@ TEST(Robustness, CudaHostMatchesTheReferenceOnUnrelatedInputShapes) {
       ops::T({1, 1, 1, 1, 1, 1}, {-1}, 2),
       ops::T({3, 1, 2, 1}, {0, 1, 0, -1, 1, 0}, 2),
       ops::T({2, 1, 4, 4}, std::vector<int32_t>(32, -1), 8),
-      ops::T({1, 5, 6}, {0, 9, 1, 1, 5, 5, 0, 8, 2, 2, 6, 6, 1, 7, 1, 1, 5, 5,
-                         -1, 6, 0, 0, 1, 1, 0, 5, 1, 1, 5, 5}, 8),
+      ops::T({1, 5, 6}, {0, 9, 1, 1,  5, 5, 0, 8, 2, 2, 6, 6, 1, 7, 1,
+                         1, 5, 5, -1, 6, 0, 0, 1, 1, 0, 5, 1, 1, 5, 5},
+             8),
       ops::T8({4}, {-127, 127, 0, 1}, 8),
   };
   for (const OpInfo& op : registry().ops()) {
@@ -94,9 +110,12 @@ TEST(Robustness, CudaHostMatchesTheReferenceOnUnrelatedInputShapes) {
 // Cases bigger than one launch's grid (65535 blocks of 256 threads) and larger fibers and
 // windows than the generators draw.
 std::vector<std::pair<std::string, std::string>> large_cases() {
-  return {{"abs", "{}"}, {"broadcast_add", "{}"}, {"sum", R"J({"axis": "(1,)"})J"},
+  return {{"abs", "{}"},
+          {"broadcast_add", "{}"},
+          {"sum", R"J({"axis": "(1,)"})J"},
           {"conv2d", R"J({"channels": "8", "kernel_size": "(3, 3)", "padding": "(1, 1)"})J"},
-          {"dense", R"J({"units": "64"})J"}, {"transpose", "{}"}};
+          {"dense", R"J({"units": "64"})J"},
+          {"transpose", "{}"}};
 }
 
 std::vector<ExampleTensor> large_inputs(const std::string& op, int64_t elementwise_size) {
@@ -104,16 +123,22 @@ std::vector<ExampleTensor> large_inputs(const std::string& op, int64_t elementwi
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
     std::vector<int32_t> values(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = static_cast<int32_t>((i * 7919) % (2 * modulus + 1)) - modulus;
+    for (int64_t i = 0; i < n; ++i)
+      values[static_cast<size_t>(i)] =
+          static_cast<int32_t>((i * 7919) % (2 * modulus + 1)) - modulus;
     return int8 ? ops::T8(shape, values, precision) : ops::T(shape, values, precision);
   };
   if (op == "abs") return {ramp({elementwise_size}, 1000, 12, false)};
-  if (op == "broadcast_add") return {ramp({elementwise_size / 64, 64}, 100, 8, true), ramp({64}, 100, 8, false)};
+  if (op == "broadcast_add")
+    return {ramp({elementwise_size / 64, 64}, 100, 8, true), ramp({64}, 100, 8, false)};
   if (op == "sum") return {ramp({64, 4096, 4}, 100, 8, true)};
   if (op == "conv2d") {
-    return {ramp({2, 16, 33, 35}, 127, 8, true), ramp({8, 16, 3, 3}, 127, 8, true), ramp({8}, 1000, 16, false)};
+    return {ramp({2, 16, 33, 35}, 127, 8, true), ramp({8, 16, 3, 3}, 127, 8, true),
+            ramp({8}, 1000, 16, false)};
   }
-  if (op == "dense") return {ramp({33, 1000}, 127, 8, true), ramp({64, 1000}, 127, 8, true), ramp({64}, 5, 4, false)};
+  if (op == "dense")
+    return {ramp({33, 1000}, 127, 8, true), ramp({64, 1000}, 127, 8, true),
+            ramp({64}, 5, 4, false)};
   return {ramp({17, 64, 129}, 500, 11, false)};  // transpose
 }
 
@@ -140,8 +165,8 @@ TEST(CudaDevice, IsRegisteredForEveryOperatorWithItsAvailability) {
   }
 }
 
-#define REQUIRE_CUDA_DEVICE()                                                              \
-  if (!cuda_backend().available) {                                                        \
+#define REQUIRE_CUDA_DEVICE()                                                                   \
+  if (!cuda_backend().available) {                                                              \
     GTEST_SKIP() << "backend cuda skipped, unavailable: " << cuda_backend().unavailable_reason; \
   }
 
@@ -164,8 +189,8 @@ TEST(CudaDevice, LargeCasesBeyondOneGridMatchTheReference) {
 
 TEST(CudaDevice, InvalidCallsAreLogicErrorsBeforeAnyDeviceWork) {
   REQUIRE_CUDA_DEVICE();
-  const Outcome outcome =
-      testing::call("elemwise_add", "{}", {ops::T({2}, {1, 2}, 4), ops::T({3}, {1, 2, 3}, 4)}, "cuda");
+  const Outcome outcome = testing::call(
+      "elemwise_add", "{}", {ops::T({2}, {1, 2}, 4), ops::T({3}, {1, 2, 3}, 4)}, "cuda");
   EXPECT_EQ(outcome.kind, OutcomeKind::kLogicError) << testing::describe(outcome);
 }
 

@@ -23,16 +23,13 @@ Action add_ops_command(CLI::App& app) {
       for (const Backend& b : registry().backends()) {
         if (!b.implements(op.name)) continue;
         backends += (backends.empty() ? "" : ",") + b.name;
-        if (!b.available) backends += "(unavailable)";
+        if (!b.available) backends += "(unavailable: " + b.unavailable_reason + ")";
       }
       std::cout << std::left << std::setw(22) << op.name << " " << std::setw(4)
                 << arity_text(op.min_inputs, op.max_inputs) << " "
                 << (backends.empty() ? "-" : backends);
       for (const std::string& alias : op.aliases) std::cout << " alias:" << alias;
       std::cout << "\n";
-    }
-    for (const Backend& b : registry().backends()) {
-      if (!b.available) std::cout << "skipped backend " << b.name << ": " << b.unavailable_reason << "\n";
     }
     return kExitOk;
   };
