@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -248,6 +249,13 @@ std::string golden_table(const GoldenVerifyResult& result, const std::string& ba
   out << std::left << std::setw(22) << "total" << std::right;
   for (const char* s : statuses) out << std::setw(9) << totals[s];
   out << "\n";
+  std::set<std::string> unavailable;  // an unavailable backend skips every case for one reason
+  for (const GoldenCaseResult& c : result.cases) {
+    if (c.status == "skipped" && c.detail.rfind("unavailable", 0) == 0) unavailable.insert(c.detail);
+  }
+  for (const std::string& reason : unavailable) {
+    out << "skipped backend " << backend << ": " << reason << "\n";
+  }
   for (const GoldenCaseResult& c : result.cases) {
     if (c.status == "fail" || c.status == "corrupt" || c.status == "xpass") {
       out << c.status << ": " << c.op << "/" << c.name << (c.detail.empty() ? "" : ": " + c.detail)

@@ -3,6 +3,7 @@
 #include "cvmcheck/registry.h"
 #include "../ops/schema.h"
 #include "../reference/kernels.h"
+#include "cuda/plan.h"
 #include "harness/planted.h"
 #include "optimized/kernels.h"
 
@@ -14,6 +15,8 @@ Registry& registry() {
     ops::add_all_ops(r);
     r.add_backend(ref::make_backend());
     r.add_backend(opt::make_backend());
+    r.add_backend(cuda::make_host_backend());    // the CUDA kernels' logic on the CPU, always
+    r.add_backend(cuda::make_device_backend());  // unavailable (with why) without a GPU
     add_planted_from_env(r);  // test-only backends, opt-in
     return r;
   }();

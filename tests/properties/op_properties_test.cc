@@ -5,6 +5,7 @@
 // Budget: CVMCHECK_PROP_CASES cases per property (default below); RC_PARAMS="seed=N" replays.
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <map>
 
 #include "harness/generators.h"
@@ -30,6 +31,13 @@ class OpProperty : public ::testing::TestWithParam<std::string> {
   const OpGenerators& gens() const { return *generators_for(op()); }
   void SetUp() override {
     if (generators_for(op()) == nullptr) GTEST_SKIP() << GetParam() << " has no generator record yet";
+    // The diff skips unavailable backends (e.g. cuda without a GPU); say so in the log.
+    for (const Backend& b : registry().backends()) {
+      if (!b.available) {
+        std::cout << "[ SKIPPED  ] backend " << b.name << " for " << GetParam()
+                  << ", unavailable: " << b.unavailable_reason << "\n";
+      }
+    }
   }
 };
 

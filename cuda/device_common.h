@@ -1,0 +1,67 @@
+// Shared by the CUDA kernels (nvcc) and their host emulation (the host C++ compiler): the
+// per-thread building blocks. Everything here is plain data and CVM_HD functions, so the same
+// per-element code runs in a kernel's grid-stride loop and in the "cuda-host" CPU loop.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define CVM_HD __host__ __device__ inline
+#else
+#define CVM_HD inline  // host compiler: the CUDA qualifiers vanish
+#endif
+
+namespace cvm::cuda {
+
+inline constexpr int kMaxDims = 6;
+
+// A shape of up to 6 dims (n == 0: a single element, no dims).
+struct Dims {
+  int32_t n = 0;
+  int64_t d[kMaxDims] = {};
+};
+
+// One input as the kernels see it: int8 or int32 storage, read widened to int32. The storage
+// type is a run-time flag (uniform across a launch) rather than a template, which keeps the
+// number of kernel instantiations, and nvcc's compile time, small.
+struct InView {
+  const void* data = nullptr;
+  int32_t is_int8 = 0;
+};
+
+// The up to three inputs of one step.
+struct Views {
+  InView in[3];
+};
+
+CVM_HD int32_t load(const InView& v, int64_t i) {
+  return v.is_int8 != 0 ? int32_t{static_cast<const int8_t*>(v.data)[i]}
+                        : static_cast<const int32_t*>(v.data)[i];
+}
+
+CVM_HD int64_t clamp64(int64_t v, int64_t lo, int64_t hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+CVM_HD int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+CVM_HD int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// Number of significant bits of m (bitlen(0) = 0); a loop rather than an intrinsic, so host and
+// device run literally the same code.
+CVM_HD int32_t bit_length(uint64_t m) {
+  int32_t bits = 0;
+  while (m != 0) {
+    ++bits;
+    m >>= 1;
+  }
+  return bits;
+}
+
+// Row-major multi-index of flat index i over `dims` into coords[0..n).
+CVM_HD void unravel(const Dims& dims, int64_t i, int64_t* coords) {
+  for (int32_t j = dims.n - 1; j >= 0; --j) {
+    coords[j] = i % dims.d[j];
+    i /= dims.d[j];
+  }
+}
+
+}  // namespace cvm::cuda

@@ -1,0 +1,66 @@
+// Per-element formulas of the data-movement kernels: the affine gather (every transform whose
+// source coordinate per axis is ((d / div) mod m) - shift, scaled by a stride: copies, transpose,
+// slices, repeat, tile, pad, upsampling, concatenate's per-input copies) and take.
+#pragma once
+
+#include "cuda/device_common.h"
+
+namespace cvm::cuda {
+
+// One axis of the iteration space. coord = ((d / div) % mod) - shift (mod 0: none); coord
+// outside [0, extent) reads the pad value; the source offset adds coord * mult.
+struct AxisMap {
+  int64_t div = 1;
+  int64_t mod = 0;
+  int64_t shift = 0;
+  int64_t extent = INT64_MAX;
+  int64_t mult = 0;
+};
+
+struct GatherParams {
+  Dims dims;  // the iteration space (the output, or one input for a scatter)
+  AxisMap axis[kMaxDims];
+  int64_t src_base = 0;
+  int32_t dst_identity = 1;  // destination = iteration index; else dst_base + d . dst_mult
+  int64_t dst_base = 0;
+  int64_t dst_mult[kMaxDims] = {};
+  int32_t pad_value = 0;
+};
+
+CVM_HD void gather_element(const GatherParams& p, const InView& in, int32_t* out, int64_t i) {
+  int64_t rem = i, src = p.src_base, dst = p.dst_base;
+  bool inside = true;
+  for (int32_t j = p.dims.n - 1; j >= 0; --j) {
+    const int64_t d = rem % p.dims.d[j];
+    rem /= p.dims.d[j];
+    const AxisMap& a = p.axis[j];
+    int64_t c = d / a.div;
+    if (a.mod != 0) c %= a.mod;
+    c -= a.shift;
+    inside = inside && c >= 0 && c < a.extent;
+    src += c * a.mult;
+    dst += d * p.dst_mult[j];
+  }
+  out[p.dst_identity != 0 ? i : dst] = inside ? load(in, src) : p.pad_value;
+}
+
+// take: input 0 is the data, input 1 the indices (cvm_lut passes its table as the data).
+// flat: Y[i] = data[clamp(idx[i], 0, extent - 1)]. Otherwise the output is
+// (outer, positions, inner) and Y[o, m, r] = data[o, clamp(idx[m], 0, extent - 1), r].
+struct TakeParams {
+  int32_t flat = 1;
+  int64_t extent = 1;     // data size (flat) or the axis's size
+  int64_t positions = 1;  // index count
+  int64_t inner = 1;
+};
+
+CVM_HD int32_t take_element(const TakeParams& p, const Views& v, int64_t i) {
+  if (p.flat != 0) return load(v.in[0], clamp64(load(v.in[1], i), 0, p.extent - 1));
+  const int64_t r = i % p.inner;
+  const int64_t m = (i / p.inner) % p.positions;
+  const int64_t o = i / (p.inner * p.positions);
+  const int64_t index = clamp64(load(v.in[1], m), 0, p.extent - 1);
+  return load(v.in[0], (o * p.extent + index) * p.inner + r);
+}
+
+}  // namespace cvm::cuda

@@ -1,0 +1,111 @@
+// Per-element formulas of the "map" kernels: every output element is a function of one element
+// of each input (elementwise, broadcast, relu, where). The inputs' element offsets come from an
+// affine map of the output's coordinates (identity, or a broadcast/row map).
+#pragma once
+
+#include "cuda/device_common.h"
+
+namespace cvm::cuda {
+
+enum MapOp : int32_t {
+  kMapAbs,
+  kMapNegative,
+  kMapPrecision,
+  kMapClamp,
+  kMapRightShift,
+  kMapLeftShift,
+  kMapAdd,
+  kMapSub,
+  kMapMul,
+  kMapDiv,
+  kMapMax,
+  kMapGreater,
+  kMapRelu,
+  kMapWhere,
+};
+
+// Offset of an input element: the output index itself, or sum_j coords[j] * mult[j].
+struct IndexMap {
+  int32_t identity = 1;
+  int64_t mult[kMaxDims] = {};
+};
+
+struct MapParams {
+  int32_t op = kMapAbs;
+  int32_t arity = 1;
+  Dims out;  // output shape (used when some input map is not the identity)
+  IndexMap in[3];
+  int64_t lo = 0, hi = 0;  // kMapClamp and the shifts' final clip
+  int32_t shift = 0;       // the shifts' shift_bit
+};
+
+CVM_HD int64_t map_offset(const IndexMap& m, int32_t ndim, int64_t i, const int64_t* coords) {
+  if (m.identity != 0) return i;
+  int64_t offset = 0;
+  for (int32_t j = 0; j < ndim; ++j) offset += coords[j] * m.mult[j];
+  return offset;
+}
+
+// Output element i. Values are widened to int64, where every formula of the contract is exact
+// for inputs within their precision (|v| <= 2^31 - 1).
+CVM_HD int32_t map_element(const MapParams& p, const Views& v, int64_t i) {
+  int64_t coords[kMaxDims] = {};
+  bool any_map = false;
+  for (int32_t k = 0; k < p.arity; ++k) any_map = any_map || p.in[k].identity == 0;
+  if (any_map) unravel(p.out, i, coords);
+  const int64_t a = load(v.in[0], map_offset(p.in[0], p.out.n, i, coords));
+  const int64_t b = p.arity > 1 ? load(v.in[1], map_offset(p.in[1], p.out.n, i, coords)) : 0;
+  int64_t r = 0;
+  switch (p.op) {
+    case kMapAbs:
+      r = a < 0 ? -a : a;
+      break;
+    case kMapNegative:
+      r = -a;
+      break;
+    case kMapPrecision:
+      r = a == 0 ? 1 : bit_length(static_cast<uint64_t>(a < 0 ? -a : a));
+      break;
+    case kMapClamp:
+      r = clamp64(a, p.lo, p.hi);
+      break;
+    // floor(x / 2^(s-1)) is an arithmetic shift; +1 and >> 1 round half toward +infinity.
+    case kMapRightShift:
+      r = clamp64(((a >> (p.shift - 1)) + 1) >> 1, p.lo, p.hi);
+      break;
+    case kMapLeftShift:
+      r = clamp64(a * (int64_t{1} << p.shift), p.lo, p.hi);
+      break;
+    case kMapAdd:
+      r = a + b;
+      break;
+    case kMapSub:
+      r = a - b;
+      break;
+    case kMapMul:
+      r = a * b;
+      break;
+    case kMapDiv:
+      r = b == 0 ? 0 : a / b;
+      break;  // truncates toward zero; x / 0 = 0
+    case kMapMax:
+      r = max64(a, b);
+      break;
+    case kMapGreater:
+      r = a > b ? 1 : 0;
+      break;
+    case kMapRelu:
+      r = max64(a, 0);
+      break;
+    case kMapWhere: {
+      const int64_t y = load(v.in[2], map_offset(p.in[2], p.out.n, i, coords));
+      r = a != 0 ? b : y;
+      break;
+    }
+    default:
+      break;
+  }
+  return static_cast<int32_t>(r);
+}
+
+}  // namespace cvm::cuda

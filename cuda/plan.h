@@ -1,0 +1,73 @@
+// The host-side setup shared by the "cuda" backend and its CPU emulation "cuda-host": an
+// operator call becomes a Plan (validated output specs plus a list of steps, each one kernel
+// launch over `count` work items with its parameter block). Building the plan validates every
+// input and attribute and infers every output shape and precision, so invalid calls are
+// LogicErrors before any allocation or device work. A runner then executes the steps: on the
+// device (cuda/device_runner.cu) or in a plain loop over the same per-item functions
+// (cuda/host_runner.cc).
+#pragma once
+
+#include <vector>
+
+#include "cuda/gather_device.h"
+#include "cuda/map_device.h"
+#include "cuda/nn_device.h"
+#include "cuda/vision_device.h"
+#include "infer/common.h"
+
+namespace cvm::cuda {
+
+enum class StepKind { kMap, kGather, kTake, kReduce, kConv2d, kDense, kPool, kValidCounts, kNms };
+
+struct Step {
+  StepKind kind = StepKind::kMap;
+  int64_t count = 0;            // work items: output elements, gather items, or batches
+  int input[3] = {-1, -1, -1};  // indices into Plan::inputs, -1 when unused
+  int output = 0;               // the output written (kValidCounts writes outputs 0 and 1)
+  MapParams map;
+  GatherParams gather;
+  TakeParams take;
+  ReduceParams reduce;
+  Conv2dParams conv2d;
+  DenseParams dense;
+  PoolParams pool;
+  ValidCountsParams valid_counts;
+  NmsParams nms;
+};
+
+struct Plan {
+  std::vector<const Tensor*> inputs;
+  std::vector<infer::OutputSpec> outputs;  // validated
+  std::vector<Step> steps;
+  int64_t scratch_elements = 0;  // int32 scratch for the steps that need it (NMS)
+};
+
+// Executes a plan; returns the outputs (int32, with the specs' shapes and precisions).
+using Runner = std::vector<Tensor> (*)(const Plan&);
+
+// Builds the plan of one call (LogicError for an invalid call). Unknown operator names are a
+// RuntimeError (the backend registers only the operators it plans).
+Plan build_plan(const OpContext& ctx);
+// Canonical names of every operator build_plan handles.
+std::vector<std::string> planned_ops();
+
+// Plan builders by family (cuda/plan_*.cc).
+Plan plan_elementwise(const OpContext& ctx);  // elementwise, broadcast, reduce
+Plan plan_nn(const OpContext& ctx);
+Plan plan_transform(const OpContext& ctx);  // transform_shape, transform_index
+Plan plan_vision_ov(const OpContext& ctx);  // vision, ov
+
+// Helpers for the builders.
+Dims to_dims(const Shape& shape);
+std::vector<int64_t> strides_of(const Shape& shape);
+// A plan with every input of ctx, one validated output and no steps yet.
+Plan single_output_plan(const OpContext& ctx, const infer::OutputSpec& spec);
+
+// The backend whose kernels build a plan and run it with `runner`.
+Backend make_backend(const std::string& name, Runner runner);
+// "cuda-host": the per-element functions in a CPU loop (every build).
+Backend make_host_backend();
+// "cuda": the device kernels; unavailable (with the reason) without a device or without nvcc.
+Backend make_device_backend();
+
+}  // namespace cvm::cuda
