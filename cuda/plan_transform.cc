@@ -1,10 +1,11 @@
 // Plans of the transform_shape and transform_index families. Validation and output inference
-// come from cuda/interim_infer_transform.h for now (switch to infer/transform_shape.* and
-// infer/transform_index.* after the merge). Almost every operator is one affine gather over the
-// output; concatenate is one scatter-style gather per input; take and cvm_lut are take steps;
-// where is a map with a row map for a 1-D condition.
-#include "cuda/interim_infer_transform.h"
+// are the shared infer/transform_shape.* and infer/transform_index.* (as for the optimized
+// backend); this file only turns their results into steps. Almost every operator is one affine
+// gather over the output; concatenate is one scatter-style gather per input; take and cvm_lut
+// are take steps; where is a map with a row map for a 1-D condition.
 #include "cuda/plan.h"
+#include "infer/transform_index.h"
+#include "infer/transform_shape.h"
 
 namespace cvm::cuda {
 namespace {
@@ -34,7 +35,7 @@ Plan copy_plan(const OpContext& ctx, const infer::OutputSpec& spec) {
 }
 
 Plan repeat(const OpContext& ctx) {
-  const interim::RepeatInference r = interim::infer_repeat(ctx);
+  const infer::RepeatInference r = infer::infer_repeat(ctx);
   GatherParams* g = nullptr;
   Plan plan = gather_plan(ctx, r.output, &g);
   const std::vector<int64_t> strides = strides_of(ctx.inputs[0].shape());
@@ -44,21 +45,21 @@ Plan repeat(const OpContext& ctx) {
 }
 
 Plan tile(const OpContext& ctx) {
-  const infer::OutputSpec out = interim::infer_tile(ctx);
+  const infer::TileInference t = infer::infer_tile(ctx);
   GatherParams* g = nullptr;
-  Plan plan = gather_plan(ctx, out, &g);
-  const Shape& in = ctx.inputs[0].shape();
-  const std::vector<int64_t> strides = strides_of(in);
-  const size_t lead = out.shape.size() - in.size();  // output axes without an input axis
-  for (size_t i = 0; i < in.size(); ++i) {
-    g->axis[lead + i].mod = in[i];  // every input axis wraps
-    g->axis[lead + i].mult = strides[i];
+  Plan plan = gather_plan(ctx, t.output, &g);
+  // The source is the input right-aligned to the output's rank with leading 1s: it has the
+  // input's row-major layout, and on a leading axis the coordinate wraps to 0.
+  const std::vector<int64_t> strides = strides_of(t.source);
+  for (size_t j = 0; j < t.source.size(); ++j) {
+    g->axis[j].mod = t.source[j];  // every axis wraps
+    g->axis[j].mult = strides[j];
   }
   return plan;
 }
 
 Plan transpose(const OpContext& ctx) {
-  const interim::TransposeInference t = interim::infer_transpose(ctx);
+  const infer::TransposeInference t = infer::infer_transpose(ctx);
   GatherParams* g = nullptr;
   Plan plan = gather_plan(ctx, t.output, &g);
   const std::vector<int64_t> strides = strides_of(ctx.inputs[0].shape());
@@ -68,7 +69,7 @@ Plan transpose(const OpContext& ctx) {
 }
 
 Plan concatenate(const OpContext& ctx) {
-  const interim::ConcatInference c = interim::infer_concatenate(ctx);
+  const infer::ConcatInference c = infer::infer_concatenate(ctx);
   Plan plan = single_output_plan(ctx, c.output);
   const std::vector<int64_t> out_strides = strides_of(c.output.shape);
   int64_t offset = 0;  // along the axis
@@ -94,19 +95,22 @@ Plan concatenate(const OpContext& ctx) {
 }
 
 Plan strided_slice(const OpContext& ctx) {
-  const interim::SliceInference s = interim::infer_strided_slice(ctx);
+  const infer::SliceInference s = infer::infer_strided_slice(ctx);
   GatherParams* g = nullptr;
   Plan plan = gather_plan(ctx, s.output, &g);
   const std::vector<int64_t> strides = strides_of(ctx.inputs[0].shape());
   for (size_t j = 0; j < strides.size(); ++j) {
-    g->src_base += s.begin[j] * strides[j];
-    g->axis[j].mult = s.stride[j] * strides[j];  // |stride| < n_j here: no overflow
+    const infer::SliceAxis& a = s.axes[j];
+    g->src_base += a.begin * strides[j];
+    // A lone element's stride is never taken and may be as large as INT64_MAX: use 0. Otherwise
+    // |stride| < n_j, so the product stays below 2^30 in magnitude.
+    g->axis[j].mult = a.size == 1 ? 0 : a.stride * strides[j];
   }
   return plan;
 }
 
 Plan slice_like(const OpContext& ctx) {
-  const infer::OutputSpec out = interim::infer_slice_like(ctx);
+  const infer::OutputSpec out = infer::infer_slice_like(ctx);
   GatherParams* g = nullptr;
   Plan plan = gather_plan(ctx, out, &g);
   const std::vector<int64_t> strides = strides_of(ctx.inputs[0].shape());
@@ -115,7 +119,7 @@ Plan slice_like(const OpContext& ctx) {
 }
 
 Plan pad(const OpContext& ctx) {
-  const interim::PadInference p = interim::infer_pad(ctx);
+  const infer::PadInference p = infer::infer_pad(ctx);
   GatherParams* g = nullptr;
   Plan plan = gather_plan(ctx, p.output, &g);
   const Shape& in = ctx.inputs[0].shape();
@@ -141,7 +145,7 @@ Plan take_plan(const OpContext& ctx, const infer::OutputSpec& spec, int data, in
 }
 
 Plan take(const OpContext& ctx) {
-  const interim::TakeInference t = interim::infer_take(ctx);
+  const infer::TakeInference t = infer::infer_take(ctx);
   const Tensor& x = ctx.inputs[0];
   TakeParams p;
   if (!t.axis) {
@@ -156,7 +160,7 @@ Plan take(const OpContext& ctx) {
 }
 
 Plan where(const OpContext& ctx) {
-  const interim::WhereInference w = interim::infer_where(ctx);
+  const infer::WhereInference w = infer::infer_where(ctx);
   Plan plan = single_output_plan(ctx, w.output);
   Step step;
   step.kind = StepKind::kMap;
@@ -179,10 +183,11 @@ Plan where(const OpContext& ctx) {
 
 Plan plan_transform(const OpContext& ctx) {
   const std::string& op = ctx.op.name;
-  if (op == "flatten") return copy_plan(ctx, interim::infer_flatten(ctx));
-  if (op == "expand_dims") return copy_plan(ctx, interim::infer_expand_dims(ctx));
-  if (op == "reshape") return copy_plan(ctx, interim::infer_reshape(ctx));
-  if (op == "squeeze") return copy_plan(ctx, interim::infer_squeeze(ctx));
+  infer::validate_inputs(ctx);  // infer/transform_* leave the inputs to the caller
+  if (op == "flatten") return copy_plan(ctx, infer::infer_flatten(ctx));
+  if (op == "expand_dims") return copy_plan(ctx, infer::infer_expand_dims(ctx));
+  if (op == "reshape") return copy_plan(ctx, infer::infer_reshape(ctx));
+  if (op == "squeeze") return copy_plan(ctx, infer::infer_squeeze(ctx));
   if (op == "repeat") return repeat(ctx);
   if (op == "tile") return tile(ctx);
   if (op == "transpose") return transpose(ctx);
@@ -193,7 +198,7 @@ Plan plan_transform(const OpContext& ctx) {
   if (op == "take") return take(ctx);
   if (op == "where") return where(ctx);
   check(op == "cvm_lut", "plan_transform: unexpected operator ", op);
-  const infer::OutputSpec out = interim::infer_cvm_lut(ctx);
+  const infer::OutputSpec out = infer::infer_cvm_lut(ctx);
   TakeParams p;
   p.extent = ctx.inputs[1].size();
   return take_plan(ctx, out, 1, 0, p);  // the table is the data, input 0 the indices

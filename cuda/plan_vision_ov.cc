@@ -1,60 +1,70 @@
-// Plans of the vision family and ov_strided_slice. Validation and output inference come from
-// cuda/interim_infer_vision_ov.h for now (switch to infer/vision.* and infer/ov.* after the
-// merge). The vision steps run one work item per batch; ov_strided_slice is an affine gather.
-#include "cuda/interim_infer_vision_ov.h"
+// Plans of the vision family and ov_strided_slice. Validation and output inference are the
+// shared infer/vision.* and infer/ov.* (as for the optimized backend); this file only turns
+// their results into steps. The vision steps run one work item per batch; ov_strided_slice is an
+// affine gather.
 #include "cuda/plan.h"
+#include "infer/ov.h"
+#include "infer/vision.h"
 
 namespace cvm::cuda {
 namespace {
 
+// The device functions hard-code the row layout that infer/ validates.
+static_assert(kNmsRow == infer::kNmsRowLength);
+
 Plan get_valid_counts(const OpContext& ctx) {
-  const interim::ValidCountsInference v = interim::infer_get_valid_counts(ctx);
+  const infer::GetValidCountsInference v = infer::infer_get_valid_counts(ctx);
   Plan plan = single_output_plan(ctx, v.count);
-  infer::validate_output(v.boxes);
-  plan.outputs.push_back(v.boxes);
+  plan.outputs.push_back(v.rows);  // validated by the inference
   Step step;
   step.kind = StepKind::kValidCounts;
-  step.count = v.params.batches;
+  step.count = v.batches;
   step.input[0] = 0;
-  step.valid_counts = v.params;
+  step.valid_counts = {v.batches, v.row_count, v.row_length, v.score_threshold};
   plan.steps.push_back(step);
   return plan;
 }
 
 Plan non_max_suppression(const OpContext& ctx) {
-  const interim::NmsInference n = interim::infer_non_max_suppression(ctx);
+  const infer::NmsInference n = infer::infer_nms(ctx);
   Plan plan = single_output_plan(ctx, n.output);
   Step step;
   step.kind = StepKind::kNms;
-  step.count = n.params.batches;
+  step.count = n.batches;
   step.input[0] = 0;
   step.input[1] = 1;
-  step.nms = n.params;
+  NmsParams& p = step.nms;
+  p.batches = n.batches;
+  p.rows = n.row_count;
+  p.iou_threshold = n.iou_threshold;
+  p.max_output_size = n.max_output_size;
+  p.top_k = n.top_k;
+  p.force_suppress = n.force_suppress ? 1 : 0;
   plan.steps.push_back(step);
-  plan.scratch_elements = 3 * n.params.batches * n.params.rows;  // <= 3 * 2^30 / 6
+  plan.scratch_elements = 3 * n.batches * n.row_count;  // <= 3 * 2^30 / 6
   return plan;
 }
 
+// The gather iterates over the input's axes with each axis's count as its extent, not over the
+// output dims: new axes (size 1) and shrunk axes (count 1) do not change the row-major order, so
+// both spaces list the same elements in the same order and the destination is the item index.
 Plan ov_strided_slice(const OpContext& ctx) {
-  const interim::OvSliceInference s = interim::infer_ov_strided_slice(ctx);
+  const infer::OvSlicePlan s = infer::infer_ov_strided_slice(ctx);
   Plan plan = single_output_plan(ctx, s.output);
   Step step;
   step.kind = StepKind::kGather;
   step.count = shape_size(s.output.shape);
   step.input[0] = 0;
   GatherParams& g = step.gather;
-  g.dims = to_dims(s.output.shape);
   const std::vector<int64_t> strides = strides_of(ctx.inputs[0].shape());
-  for (size_t a = 0; a < s.fixed_index.size(); ++a) {
-    if (s.fixed_index[a] >= 0) g.src_base += s.fixed_index[a] * strides[a];
+  Shape counts;
+  for (size_t a = 0; a < s.axes.size(); ++a) {
+    const infer::OvSliceAxis& axis = s.axes[a];
+    counts.push_back(axis.count);
+    g.src_base += axis.start * strides[a];
+    g.axis[a].mult = axis.step * strides[a];  // step is 0 for a lone element, else |step| < n
   }
-  for (size_t j = 0; j < s.axes.size(); ++j) {
-    const interim::OvAxis& axis = s.axes[j];
-    if (axis.in_axis < 0) continue;  // a new axis: size 1, reads nothing
-    const int64_t stride = strides[static_cast<size_t>(axis.in_axis)];
-    g.src_base += axis.begin * stride;
-    g.axis[j].mult = axis.stride * stride;
-  }
+  g.dims = to_dims(counts);
   plan.steps.push_back(step);
   return plan;
 }
