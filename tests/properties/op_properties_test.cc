@@ -34,7 +34,7 @@ class OpProperty : public ::testing::TestWithParam<std::string> {
     // The diff skips unavailable backends (e.g. cuda without a GPU); say so in the log.
     for (const Backend& b : registry().backends()) {
       if (!b.available) {
-        std::cout << "[ SKIPPED  ] backend " << b.name << " for " << GetParam()
+        std::cout << "backend skipped: " << b.name << " for " << GetParam()
                   << ", unavailable: " << b.unavailable_reason << "\n";
       }
     }
