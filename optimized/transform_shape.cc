@@ -14,17 +14,17 @@ namespace {
 // flatten, expand_dims, reshape, squeeze: the row-major sequence under a new shape.
 template <infer::OutputSpec (*kInfer)(const OpContext&)>
 std::vector<Tensor> reshaping(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_inputs(ctx, threads());
   Tensor y = infer::allocate(kInfer(ctx));
   copy_flat(ctx.inputs[0], y.i32());
-  return {y};
+  return results(std::move(y));
 }
 
 // Output axis `axis` split into (n_axis, repeats): the second walks nothing, so each element is
 // repeated in place (a fill per element when the axis is innermost, a run copy per repeat
 // otherwise).
 std::vector<Tensor> repeat(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_inputs(ctx, threads());
   const infer::RepeatInference inf = infer::infer_repeat(ctx);
   Tensor y = infer::allocate(inf.output);
   const Tensor& x = ctx.inputs[0];
@@ -39,13 +39,13 @@ std::vector<Tensor> repeat(const OpContext& ctx) {
     }
   }
   copy_view(x, view, y.i32());
-  return {y};
+  return results(std::move(y));
 }
 
 // Output axis j (SX_j * SR_j long) split into (SR_j, SX_j): the outer part walks nothing, the
 // inner part walks the input axis, so index k_j reads k_j mod SX_j.
 std::vector<Tensor> tile(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_inputs(ctx, threads());
   const infer::TileInference inf = infer::infer_tile(ctx);
   Tensor y = infer::allocate(inf.output);
   const std::vector<int64_t> in_stride = row_major_strides(inf.source);
@@ -57,13 +57,13 @@ std::vector<Tensor> tile(const OpContext& ctx) {
     view.strides.push_back(in_stride[j]);
   }
   copy_view(ctx.inputs[0], view, y.i32());
-  return {y};
+  return results(std::move(y));
 }
 
 // Output axis i walks input axis axes[i]. When the input's innermost axis stays innermost the
 // engine copies runs; when it moves, it copies in cache tiles.
 std::vector<Tensor> transpose(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_inputs(ctx, threads());
   const infer::TransposeInference inf = infer::infer_transpose(ctx);
   Tensor y = infer::allocate(inf.output);
   const Tensor& x = ctx.inputs[0];
@@ -72,13 +72,13 @@ std::vector<Tensor> transpose(const OpContext& ctx) {
   view.dims = inf.output.shape;
   for (int a : inf.axes) view.strides.push_back(in_stride[static_cast<size_t>(a)]);
   copy_view(x, view, y.i32());
-  return {y};
+  return results(std::move(y));
 }
 
 // Per outer index (the axes before `axis`), each input contributes one contiguous block of
 // n_axis * (trailing size) values: run copies into its offset in the output row.
 std::vector<Tensor> concatenate(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_inputs(ctx, threads());
   const infer::ConcatInference inf = infer::infer_concatenate(ctx);
   Tensor y = infer::allocate(inf.output);
   const std::vector<Tensor>& in = ctx.inputs;
@@ -109,7 +109,7 @@ std::vector<Tensor> concatenate(const OpContext& ctx) {
       });
     }
   });
-  return {y};
+  return results(std::move(y));
 }
 
 }  // namespace
