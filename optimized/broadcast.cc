@@ -50,8 +50,8 @@ Plan plan_broadcast(const infer::BroadcastInference& inf) {
 
 // One pass over the plan, fused with the input value check: every output row is an inner loop
 // over the last merged axis, with each operand walked (stride 1) or held (stride 0); the loops
-// fold every operand value they read into `seen` (all of each input when the output is not
-// empty, as every input element feeds some output element).
+// fold every operand value they read into `seen`: that is all of each input, as dims are at
+// least 1 and so every input element feeds some output element.
 template <typename A, typename B, typename F>
 std::array<fused::Seen, 2> run_plan(const Plan& plan, const A* a, const B* b, int32_t* out, F f) {
   const size_t k = plan.dims.size();
@@ -92,11 +92,6 @@ std::vector<Tensor> broadcast(const OpContext& ctx, F f) {
   infer::validate_input_storage(ctx);
   const infer::BroadcastInference inf = infer::infer_broadcast(ctx, ctx.op.name);
   Tensor y = infer::allocate(inf.output);
-  if (y.size() == 0) {
-    // No output element reads the inputs (a size-1 axis against 0), so check them apart.
-    infer::validate_inputs(ctx);
-    return results(std::move(y));
-  }
   const Plan plan = plan_broadcast(inf);
   const Tensor& a = ctx.inputs[0];
   const Tensor& b = ctx.inputs[1];
