@@ -158,6 +158,11 @@ std::array<Seen, kInputs> for_chunks(int64_t n, int64_t work, Body body) {
   return all;
 }
 
+// The identity: copies (reshape, concatenate) fused with the value check of their input.
+struct Identity {
+  int32_t operator()(int32_t v) const { return v; }
+};
+
 // out = f(in) over n elements; what the pass saw of `in`.
 template <typename T, typename F>
 Seen unary(const T* in, int32_t* out, int64_t n, F f) {

@@ -1,22 +1,28 @@
 // Optimized transform_shape family: repeat, tile, flatten, concatenate, expand_dims, reshape,
 // squeeze, transpose. The shape-only operators are one flat copy; repeat, tile and transpose
 // are strided views of the input for the copy engine (optimized/transform_copy.h), which merges
-// axes into the longest runs; concatenate copies one run per (outer index, input).
+// axes into the longest runs; concatenate copies one run per (outer index, input). The flat
+// copies (the shape-only operators, concatenate) check the input values in the same pass.
 #include <algorithm>
 
 #include "infer/transform_shape.h"
+#include "optimized/fused_pass.h"
 #include "optimized/kernels.h"
 #include "optimized/transform_copy.h"
 
 namespace cvm::opt {
 namespace {
 
-// flatten, expand_dims, reshape, squeeze: the row-major sequence under a new shape.
+// flatten, expand_dims, reshape, squeeze: the row-major sequence under a new shape, copied by
+// a pass that checks the input values from the same loads (optimized/fused_pass.h).
 template <infer::OutputSpec (*kInfer)(const OpContext&)>
 std::vector<Tensor> reshaping(const OpContext& ctx) {
-  infer::validate_inputs(ctx, threads());
+  infer::validate_input_storage(ctx);
   Tensor y = infer::allocate(kInfer(ctx));
-  copy_flat(ctx.inputs[0], y.i32());
+  const fused::Seen seen = with_data(ctx.inputs[0], [&](const auto* data) {
+    return fused::unary(data, y.i32(), y.size(), fused::Identity{});
+  });
+  infer::check_input_values(ctx, 0, seen.lo, seen.hi);
   return results(std::move(y));
 }
 
@@ -76,9 +82,10 @@ std::vector<Tensor> transpose(const OpContext& ctx) {
 }
 
 // Per outer index (the axes before `axis`), each input contributes one contiguous block of
-// n_axis * (trailing size) values: run copies into its offset in the output row.
+// n_axis * (trailing size) values: run copies into its offset in the output row. The copies
+// read every input value once, so they check the values too (optimized/fused_pass.h).
 std::vector<Tensor> concatenate(const OpContext& ctx) {
-  infer::validate_inputs(ctx, threads());
+  infer::validate_input_storage(ctx);
   const infer::ConcatInference inf = infer::infer_concatenate(ctx);
   Tensor y = infer::allocate(inf.output);
   const std::vector<Tensor>& in = ctx.inputs;
@@ -97,18 +104,31 @@ std::vector<Tensor> concatenate(const OpContext& ctx) {
   }
   const int64_t pieces = piece_end.back();
   int32_t* out = y.i32();
+  const auto copy8 = fused::unary_pass<int8_t, fused::Identity>();
+  const auto copy32 = fused::unary_pass<int32_t, fused::Identity>();
+  std::vector<fused::Seen> seen(in.size());
   split_range(outer * pieces, y.size(), [&](int64_t w0, int64_t w1) {
+    std::vector<fused::Seen> mine(in.size());
     for (int64_t w = w0; w < w1; ++w) {
       const int64_t o = w / pieces, p = w % pieces;
       const auto k = static_cast<size_t>(
           std::upper_bound(piece_end.begin(), piece_end.end(), p) - piece_end.begin());
       const int64_t first = (p - (k == 0 ? 0 : piece_end[k - 1])) * kPiece;
       const int64_t count = std::min(kPiece, block[k] - first);
-      with_data(in[k], [&](const auto* data) {
-        copy_run(data + o * block[k] + first, out + o * row + start[k] + first, count);
-      });
+      const int64_t from = o * block[k] + first;
+      int32_t* to = out + o * row + start[k] + first;
+      if (in[k].dtype() == DType::kInt8) {
+        copy8(in[k].i8() + from, to, count, {}, &mine[k]);
+      } else {
+        copy32(in[k].i32() + from, to, count, {}, &mine[k]);
+      }
     }
+#pragma omp critical(cvm_concatenate_merge)
+    for (size_t k = 0; k < in.size(); ++k) seen[k].merge(mine[k]);
   });
+  for (size_t k = 0; k < in.size(); ++k) {
+    infer::check_input_values(ctx, k, seen[k].lo, seen[k].hi);
+  }
   return results(std::move(y));
 }
 

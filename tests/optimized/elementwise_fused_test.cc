@@ -1,4 +1,5 @@
-// The optimized elementwise and broadcast kernels check the input values inside their main pass
+// The optimized elementwise, broadcast and flat-copy transform kernels (reshape and the other
+// shape-only operators, concatenate) check the input values inside their main pass
 // (optimized/fused_pass.h: chunks of fused::kChunk elements, threads over runs of chunks, one
 // loop per instruction set). The generators keep tensors small, so these cases cover what they
 // miss: many chunks and thread shares, every instruction set this CPU has, an out-of-range
@@ -216,6 +217,24 @@ TEST(ElementwiseFused, Int32ExtremesWithPrecision32) {
   check("broadcast_add", {}, {invalid31, Tensor::from_values({1}, {1}, 2)},
         OutcomeKind::kLogicError);
   check("broadcast_greater", {}, {valid, invalid}, OutcomeKind::kLogicError);
+}
+
+// The flat copies check their inputs in the copy: every value is read once, the bad one last.
+TEST(ElementwiseFused, FlatCopiesCheckTheirInputs) {
+  std::mt19937 gen(5);
+  const Tensor x = random_tensor(gen, {kRows, kCols}, 20);
+  const Tensor x8 = random_tensor(gen, {kRows, kCols}, 6, true);
+  Tensor bad = x;
+  bad.set(bad.size() - 1, static_cast<int32_t>(alpha(20) + 1));
+  check("reshape", {{"shape", "(-1,)"}}, {x});
+  check("reshape", {{"shape", "(-1,)"}}, {x8});
+  check("flatten", {}, {bad}, OutcomeKind::kLogicError);
+  check("squeeze", {}, {bad}, OutcomeKind::kLogicError);
+  for (const char* axis : {"0", "1"}) {
+    check("concatenate", {{"axis", axis}}, {x, x8, x});
+    check("concatenate", {{"axis", axis}}, {x, x8, bad}, OutcomeKind::kLogicError);
+    check("concatenate", {{"axis", axis}}, {bad, x8, x}, OutcomeKind::kLogicError);
+  }
 }
 
 }  // namespace
