@@ -70,7 +70,7 @@ std::array<fused::Seen, 2> run_plan(const Plan& plan, const A* a, const B* b, in
 #pragma omp parallel num_threads(team) if (team > 1)
   {
     std::array<fused::Seen, 2> mine{};
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t r = 0; r < rows; ++r) {
       int64_t rem = r, ao = 0, bo = 0;
       for (size_t i = k - 1; i-- > 0;) {

@@ -148,7 +148,7 @@ std::array<Seen, kInputs> for_chunks(int64_t n, int64_t work, Body body) {
 #pragma omp parallel num_threads(team) if (team > 1)
   {
     std::array<Seen, kInputs> mine{};
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t c = 0; c < chunks; ++c) {
       body(c * kChunk, std::min(kChunk, n - c * kChunk), mine.data());
     }
