@@ -16,8 +16,18 @@
 namespace cvm::infer {
 
 // Every input: precision in [1, 32], int8 only with p <= 8, values within +-alpha(p).
-// One min/max pass per tensor (vectorizable), LogicError naming the input otherwise.
-void validate_inputs(const OpContext& ctx);
+// One min/max pass per tensor (vectorizable), LogicError naming the input otherwise. With
+// team > 1 a large tensor's pass is split over that many OpenMP threads (the optimized backend
+// passes its thread count: on a 64 MiB input the single-threaded pass would cost as much as the
+// operator itself); the CUDA host code keeps one.
+void validate_inputs(const OpContext& ctx, int team = 1);
+
+// The storage checks of validate_inputs alone (precision, int8 with p <= 8), for kernels that
+// fold the value check into their own pass over the data and then call check_input_values.
+void validate_input_storage(const OpContext& ctx);
+// The value check of validate_inputs for input k, given the smallest and largest value the
+// kernel saw in it (lo > hi: it has no values). LogicError with validate_inputs' message.
+void check_input_values(const OpContext& ctx, size_t k, int64_t lo, int64_t hi);
 
 // An output's shape and inferred precision, validated before any allocation.
 struct OutputSpec {

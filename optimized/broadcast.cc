@@ -1,10 +1,12 @@
 // Optimized broadcast family. Adjacent output axes on which each operand is either fully
 // present or broadcast in the same way are merged, so the common cases (equal shapes, a scalar,
 // a row or a column) become one long inner loop with unit or zero strides, which vectorizes.
-// Threads split the outer rows above the work threshold.
+// Threads split the outer rows above the work threshold. The input value check is fused into the
+// pass (optimized/fused_pass.h).
 #include <algorithm>
 
 #include "infer/elementwise.h"
+#include "optimized/fused_pass.h"
 #include "optimized/kernels.h"
 
 namespace cvm::opt {
@@ -46,71 +48,91 @@ Plan plan_broadcast(const infer::BroadcastInference& inf) {
   return plan;
 }
 
+// One pass over the plan, fused with the input value check: every output row is an inner loop
+// over the last merged axis, with each operand walked (stride 1) or held (stride 0); the loops
+// fold every operand value they read into `seen`: that is all of each input, as dims are at
+// least 1 and so every input element feeds some output element.
 template <typename A, typename B, typename F>
-void run_plan(const Plan& plan, const A* a, const B* b, int32_t* out, F f) {
+std::array<fused::Seen, 2> run_plan(const Plan& plan, const A* a, const B* b, int32_t* out, F f) {
   const size_t k = plan.dims.size();
   const int64_t inner = plan.dims[k - 1];
   const int64_t sa = plan.a_stride[k - 1], sb = plan.b_stride[k - 1];
   int64_t rows = 1;
   for (size_t i = 0; i + 1 < k; ++i) rows *= plan.dims[i];
+  const fused::BinaryPass<A, B, F> pass =
+      sa == 1 && sb == 1 ? fused::binary_pass<true, true, A, B, F>()
+      : sa == 1          ? fused::binary_pass<true, false, A, B, F>()
+      : sb == 1          ? fused::binary_pass<false, true, A, B, F>()
+                         : fused::binary_pass<false, false, A, B, F>();
+  // Rows are the chunks here (a row of the operands' data at a time, however long).
   const int team = threads_for(rows * inner);
-#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
-  for (int64_t r = 0; r < rows; ++r) {
-    int64_t rem = r, ao = 0, bo = 0;
-    for (size_t i = k - 1; i-- > 0;) {
-      const int64_t idx = rem % plan.dims[i];
-      rem /= plan.dims[i];
-      ao += idx * plan.a_stride[i];
-      bo += idx * plan.b_stride[i];
+  std::array<fused::Seen, 2> all{};
+#pragma omp parallel num_threads(team) if (team > 1)
+  {
+    std::array<fused::Seen, 2> mine{};
+#pragma omp for schedule(static) nowait
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t rem = r, ao = 0, bo = 0;
+      for (size_t i = k - 1; i-- > 0;) {
+        const int64_t idx = rem % plan.dims[i];
+        rem /= plan.dims[i];
+        ao += idx * plan.a_stride[i];
+        bo += idx * plan.b_stride[i];
+      }
+      pass(a + ao, b + bo, out + r * inner, inner, f, mine.data());
     }
-    const A* ra = a + ao;
-    const B* rb = b + bo;
-    int32_t* ro = out + r * inner;
-    if (sa == 1 && sb == 1) {
-      for (int64_t j = 0; j < inner; ++j) ro[j] = static_cast<int32_t>(f(int64_t{ra[j]}, int64_t{rb[j]}));
-    } else if (sa == 1) {
-      const int64_t vb = rb[0];
-      for (int64_t j = 0; j < inner; ++j) ro[j] = static_cast<int32_t>(f(int64_t{ra[j]}, vb));
-    } else if (sb == 1) {
-      const int64_t va = ra[0];
-      for (int64_t j = 0; j < inner; ++j) ro[j] = static_cast<int32_t>(f(va, int64_t{rb[j]}));
-    } else {
-      const auto v = static_cast<int32_t>(f(int64_t{ra[0]}, int64_t{rb[0]}));
-      std::fill(ro, ro + inner, v);
-    }
+#pragma omp critical(cvm_broadcast_merge)
+    for (size_t i = 0; i < 2; ++i) all[i].merge(mine[i]);
   }
+  return all;
 }
 
 template <typename F>
 std::vector<Tensor> broadcast(const OpContext& ctx, F f) {
-  infer::validate_inputs(ctx);
+  infer::validate_input_storage(ctx);
   const infer::BroadcastInference inf = infer::infer_broadcast(ctx, ctx.op.name);
   Tensor y = infer::allocate(inf.output);
   const Plan plan = plan_broadcast(inf);
   const Tensor& a = ctx.inputs[0];
   const Tensor& b = ctx.inputs[1];
   const bool a8 = a.dtype() == DType::kInt8, b8 = b.dtype() == DType::kInt8;
-  if (a8 && b8) run_plan(plan, a.i8(), b.i8(), y.i32(), f);
-  else if (a8) run_plan(plan, a.i8(), b.i32(), y.i32(), f);
-  else if (b8) run_plan(plan, a.i32(), b.i8(), y.i32(), f);
-  else run_plan(plan, a.i32(), b.i32(), y.i32(), f);
-  return {y};
+  std::array<fused::Seen, 2> seen;
+  if (a8 && b8) seen = run_plan(plan, a.i8(), b.i8(), y.i32(), f);
+  else if (a8) seen = run_plan(plan, a.i8(), b.i32(), y.i32(), f);
+  else if (b8) seen = run_plan(plan, a.i32(), b.i8(), y.i32(), f);
+  else seen = run_plan(plan, a.i32(), b.i32(), y.i32(), f);
+  for (size_t k = 0; k < 2; ++k) infer::check_input_values(ctx, k, seen[k].lo, seen[k].hi);
+  return results(std::move(y));
 }
 
-// Truncating division with x / 0 = 0; INT32_MIN is never a valid input, so no overflow.
-int64_t divide(int64_t a, int64_t b) { return b == 0 ? 0 : a / b; }
+// Every operator in int32 without undefined behaviour for any int32 operand. On valid operands
+// the output precision (max(p0, p1) + 1 or p0 + p1, at most 32) keeps sums and products exact;
+// invalid ones wrap through uint32 (the result is discarded).
+uint32_t u(int32_t v) { return static_cast<uint32_t>(v); }
+int32_t wrap(uint32_t v) { return static_cast<int32_t>(v); }
+int32_t add(int32_t a, int32_t b) { return wrap(u(a) + u(b)); }
+int32_t sub(int32_t a, int32_t b) { return wrap(u(a) - u(b)); }
+int32_t mul(int32_t a, int32_t b) { return wrap(u(a) * u(b)); }
+// Truncating division with x / 0 = 0; x / -1 negates (INT32_MIN / -1 would overflow).
+int32_t divide(int32_t a, int32_t b) { return b == 0 ? 0 : b == -1 ? wrap(0u - u(a)) : a / b; }
+int32_t maximum(int32_t a, int32_t b) { return std::max(a, b); }
+int32_t greater(int32_t a, int32_t b) { return a > b ? 1 : 0; }
+
+// A function object per operator (not a pointer), so its loops are instantiated with it inlined.
+template <int32_t (*kOp)(int32_t, int32_t)>
+std::vector<Tensor> broadcast_kernel(const OpContext& ctx) {
+  return broadcast(ctx, [](int32_t a, int32_t b) { return kOp(a, b); });
+}
 
 }  // namespace
 
 void add_broadcast(Backend& backend) {
-  backend.add("broadcast_add", [](const OpContext& c) { return broadcast(c, [](int64_t a, int64_t b) { return a + b; }); });
-  backend.add("broadcast_sub", [](const OpContext& c) { return broadcast(c, [](int64_t a, int64_t b) { return a - b; }); });
-  backend.add("broadcast_mul", [](const OpContext& c) { return broadcast(c, [](int64_t a, int64_t b) { return a * b; }); });
-  backend.add("broadcast_div", [](const OpContext& c) { return broadcast(c, divide); });
-  backend.add("broadcast_max", [](const OpContext& c) { return broadcast(c, [](int64_t a, int64_t b) { return std::max(a, b); }); });
-  backend.add("broadcast_greater", [](const OpContext& c) {
-    return broadcast(c, [](int64_t a, int64_t b) -> int64_t { return a > b ? 1 : 0; });
-  });
+  backend.add("broadcast_add", broadcast_kernel<add>);
+  backend.add("broadcast_sub", broadcast_kernel<sub>);
+  backend.add("broadcast_mul", broadcast_kernel<mul>);
+  backend.add("broadcast_div", broadcast_kernel<divide>);
+  backend.add("broadcast_max", broadcast_kernel<maximum>);
+  backend.add("broadcast_greater", broadcast_kernel<greater>);
 }
 
 }  // namespace cvm::opt

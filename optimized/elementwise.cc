@@ -1,110 +1,123 @@
-// Optimized elementwise family: one contiguous pass per operator over int8 or int32 data,
-// computed in int64 where the contract's arithmetic needs it (vectorizes on every ISA); threads
-// split the flat range above the work threshold.
+// Optimized elementwise family: one fused pass per operator over int8 or int32 data
+// (optimized/fused_pass.h) that computes the output and checks the input values from the same
+// loads. Each operator is an int32 formula without undefined behaviour for any int32 input
+// (unsigned wrap-around where a valid input cannot overflow anyway), equal to the contract's
+// int64 arithmetic on valid inputs; int32 lanes vectorize twice as wide as int64 ones.
 #include <algorithm>
 
 #include "infer/elementwise.h"
+#include "optimized/fused_pass.h"
 #include "optimized/kernels.h"
 
 namespace cvm::opt {
 namespace {
 
-// y[i] = f(x[i]) for every i, over int8 or int32 input.
-template <typename F>
-void map_unary(const Tensor& x, Tensor& y, F f) {
-  const int64_t n = x.size();
-  int32_t* out = y.i32();
-  const int team = threads_for(n);
-  if (x.dtype() == DType::kInt8) {
-    const int8_t* in = x.i8();
-#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
-    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<int32_t>(f(int64_t{in[i]}));
-  } else {
-    const int32_t* in = x.i32();
-#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
-    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<int32_t>(f(int64_t{in[i]}));
-  }
-}
-
+// Storage checks, inference and allocation come first (the caller did the first two); the
+// value check follows the pass, which only then has seen every value.
 template <typename F>
 std::vector<Tensor> unary(const OpContext& ctx, int precision, F f) {
-  Tensor y = infer::allocate({ctx.inputs[0].shape(), precision});
-  map_unary(ctx.inputs[0], y, f);
-  return {y};
+  const Tensor& x = ctx.inputs[0];
+  Tensor y = infer::allocate({x.shape(), precision});
+  const fused::Seen seen = x.dtype() == DType::kInt8
+                               ? fused::unary(x.i8(), y.i32(), x.size(), f)
+                               : fused::unary(x.i32(), y.i32(), x.size(), f);
+  infer::check_input_values(ctx, 0, seen.lo, seen.hi);
+  return results(std::move(y));
 }
 
-int64_t clamp_alpha(int64_t v, int p) { return std::clamp(v, -alpha(p), alpha(p)); }
+// |v| and -v through uint32: INT32_MIN (never valid) wraps instead of overflowing.
+int32_t magnitude_bits(int32_t v) {
+  const auto u = static_cast<uint32_t>(v);
+  return static_cast<int32_t>(v < 0 ? 0u - u : u);
+}
+
+int32_t alpha32(int p) { return static_cast<int32_t>(alpha(p)); }
 
 std::vector<Tensor> abs_kernel(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
-  return unary(ctx, ctx.inputs[0].precision(), [](int64_t v) { return v < 0 ? -v : v; });
+  infer::validate_input_storage(ctx);
+  return unary(ctx, ctx.inputs[0].precision(), [](int32_t v) { return magnitude_bits(v); });
 }
 
 std::vector<Tensor> negative_kernel(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
-  return unary(ctx, ctx.inputs[0].precision(), [](int64_t v) { return -v; });
+  infer::validate_input_storage(ctx);
+  return unary(ctx, ctx.inputs[0].precision(),
+               [](int32_t v) { return static_cast<int32_t>(0u - static_cast<uint32_t>(v)); });
 }
 
 std::vector<Tensor> precision_kernel(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
-  return unary(ctx, 6, [](int64_t v) -> int64_t {
-    const auto magnitude = static_cast<uint32_t>(v < 0 ? -v : v);
-    return magnitude == 0 ? 1 : 32 - __builtin_clz(magnitude);
+  infer::validate_input_storage(ctx);
+  // bitlen(|v|), with 0 -> 1: or-ing in bit 0 gives 0 and 1 the same bit length, 1.
+  return unary(ctx, 6, [](int32_t v) {
+    const auto m = static_cast<uint32_t>(magnitude_bits(v)) | 1u;
+    return 32 - __builtin_clz(m);
   });
 }
 
 std::vector<Tensor> clip_kernel(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_input_storage(ctx);
   const infer::ClipBounds c = infer::infer_clip(ctx);
-  return unary(ctx, c.precision, [c](int64_t v) { return std::clamp(v, c.lo, c.hi); });
+  // Bounds are within +-(2^31 - 1) (infer_clip).
+  const auto lo = static_cast<int32_t>(c.lo), hi = static_cast<int32_t>(c.hi);
+  return unary(ctx, c.precision, [lo, hi](int32_t v) { return std::clamp(v, lo, hi); });
 }
 
 std::vector<Tensor> cvm_clip_kernel(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_input_storage(ctx);
   const int p = infer::precision_attr(ctx);
-  return unary(ctx, p, [p](int64_t v) { return clamp_alpha(v, p); });
+  const int32_t a = alpha32(p);
+  return unary(ctx, p, [a](int32_t v) { return std::clamp(v, -a, a); });
 }
 
 std::vector<Tensor> right_shift_kernel(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_input_storage(ctx);
   const int p = infer::precision_attr(ctx);
   const int s = infer::shift_attr(ctx, false);
-  // floor(x / 2^(s-1)) is an arithmetic shift of the int64 value; then round half up.
-  return unary(ctx, p, [p, s](int64_t v) { return clamp_alpha(((v >> (s - 1)) + 1) >> 1, p); });
+  const int32_t a = alpha32(p);
+  // floor(v / 2^(s-1)) is an arithmetic shift (s - 1 <= 31); round half up, floor((w + 1) / 2),
+  // as (w >> 1) + (w & 1), which cannot overflow even for w = INT32_MAX.
+  return unary(ctx, p, [a, s](int32_t v) {
+    const int32_t w = v >> (s - 1);
+    return std::clamp((w >> 1) + (w & 1), -a, a);
+  });
 }
 
 std::vector<Tensor> left_shift_kernel(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_input_storage(ctx);
   const int p = infer::precision_attr(ctx);
-  const int s = infer::shift_attr(ctx, true);
-  const int64_t factor = int64_t{1} << s;
-  return unary(ctx, p, [p, factor](int64_t v) { return clamp_alpha(v * factor, p); });
-}
-
-template <typename A, typename B, typename F>
-void zip(const A* a, const B* b, int32_t* out, int64_t n, F f) {
-  const int team = threads_for(n);
-#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
-  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<int32_t>(f(int64_t{a[i]}, int64_t{b[i]}));
+  const int s = infer::shift_attr(ctx, true);  // p0 + s <= 32 with p0 >= 1: s <= 31
+  const int32_t a = alpha32(p);
+  // clamp(v * 2^s, -a, a) without the product overflowing: beyond +-(a >> s) it clamps, as
+  // ((a >> s) + 1) * 2^s > a; within, the product is at most a in magnitude.
+  const int32_t m = a >> s;
+  return unary(ctx, p, [a, s, m](int32_t v) {
+    const auto product = static_cast<int32_t>(static_cast<uint32_t>(v) << s);
+    return v > m ? a : v < -m ? -a : product;
+  });
 }
 
 template <typename F>
-void zip_any(const Tensor& a, const Tensor& b, Tensor& y, F f) {
+void zip_any(const Tensor& a, const Tensor& b, Tensor& y, F f, std::array<fused::Seen, 2>& seen) {
   const int64_t n = y.size();
   const bool a8 = a.dtype() == DType::kInt8, b8 = b.dtype() == DType::kInt8;
-  if (a8 && b8) zip(a.i8(), b.i8(), y.i32(), n, f);
-  else if (a8) zip(a.i8(), b.i32(), y.i32(), n, f);
-  else if (b8) zip(a.i32(), b.i8(), y.i32(), n, f);
-  else zip(a.i32(), b.i32(), y.i32(), n, f);
+  if (a8 && b8) seen = fused::binary(a.i8(), b.i8(), y.i32(), n, f);
+  else if (a8) seen = fused::binary(a.i8(), b.i32(), y.i32(), n, f);
+  else if (b8) seen = fused::binary(a.i32(), b.i8(), y.i32(), n, f);
+  else seen = fused::binary(a.i32(), b.i32(), y.i32(), n, f);
 }
 
 template <bool kAdd>
 std::vector<Tensor> elemwise_kernel(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_input_storage(ctx);
   Tensor y = infer::allocate(infer::infer_elemwise_binary(ctx));
-  zip_any(ctx.inputs[0], ctx.inputs[1], y,
-          [](int64_t a, int64_t b) { return kAdd ? a + b : a - b; });
-  return {y};
+  // The output precision max(p0, p1) + 1 <= 32 bounds valid operands by 2^30 - 1: the sum is
+  // exact in int32; invalid ones wrap (uint32) instead of overflowing.
+  std::array<fused::Seen, 2> seen;
+  zip_any(ctx.inputs[0], ctx.inputs[1], y, [](int32_t a, int32_t b) {
+    const auto ua = static_cast<uint32_t>(a), ub = static_cast<uint32_t>(b);
+    return static_cast<int32_t>(kAdd ? ua + ub : ua - ub);
+  }, seen);
+  for (size_t k = 0; k < 2; ++k) infer::check_input_values(ctx, k, seen[k].lo, seen[k].hi);
+  return results(std::move(y));
 }
 
 }  // namespace

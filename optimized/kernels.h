@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "cvmcheck/registry.h"
 
@@ -16,6 +18,16 @@ void add_transform_shape(Backend& backend);
 void add_transform_index(Backend& backend);
 void add_vision(Backend& backend);
 void add_ov(Backend& backend);
+
+// A kernel's outputs, moved into the result. `return {y};` would copy every tensor (the
+// elements of an initializer list are const): on large outputs a whole extra pass over them.
+template <typename... Ts>
+std::vector<Tensor> results(Ts&&... outputs) {
+  std::vector<Tensor> list;
+  list.reserve(sizeof...(Ts));
+  (list.push_back(std::forward<Ts>(outputs)), ...);
+  return list;
+}
 
 // The backend with every family above.
 Backend make_backend();

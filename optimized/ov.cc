@@ -111,7 +111,7 @@ std::vector<Tensor> ov_strided_slice(const OpContext& ctx) {
   } else {
     run_copy(x.i32(), copy, y.size(), y.i32());
   }
-  return {y};
+  return results(std::move(y));
 }
 
 }  // namespace

@@ -113,7 +113,7 @@ void reduce_into(const T* x, Tensor& y, const Groups& g) {
 
 template <bool kSum>
 std::vector<Tensor> reduce(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_inputs(ctx, threads());
   const infer::ReduceInference inf = infer::infer_reduce(ctx, kSum);
   Tensor y = infer::allocate(inf.output);
   const Tensor& x = ctx.inputs[0];
@@ -123,7 +123,7 @@ std::vector<Tensor> reduce(const OpContext& ctx) {
   } else {
     reduce_into<kSum>(x.i32(), y, g);
   }
-  return {y};
+  return results(std::move(y));
 }
 
 }  // namespace

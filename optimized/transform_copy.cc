@@ -157,16 +157,4 @@ void copy_view(const Tensor& x, const StridedView& view, int32_t* out) {
   with_data(x, [&](const auto* data) { copy_view_typed(data, v, out); });
 }
 
-void copy_flat(const Tensor& x, int32_t* out) {
-  const int64_t n = x.size();
-  constexpr int64_t kChunk = int64_t{1} << 16;
-  const int64_t chunks = (n + kChunk - 1) / kChunk;
-  with_data(x, [&](const auto* data) {
-    split_range(chunks, n, [&](int64_t c0, int64_t c1) {
-      const int64_t begin = c0 * kChunk, end = std::min(n, c1 * kChunk);
-      copy_run(data + begin, out + begin, end - begin);
-    });
-  });
-}
-
 }  // namespace cvm::opt

@@ -64,7 +64,4 @@ StridedView simplify(const StridedView& view);
 // innermost (a transpose) is copied in cache tiles. Threads split the outer work.
 void copy_view(const Tensor& x, const StridedView& view, int32_t* out);
 
-// out = x's row-major sequence (reshape, flatten, expand_dims, squeeze).
-void copy_flat(const Tensor& x, int32_t* out);
-
 }  // namespace cvm::opt

@@ -11,7 +11,7 @@ namespace cvm::opt {
 namespace {
 
 std::vector<Tensor> strided_slice(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_inputs(ctx, threads());
   const infer::SliceInference inf = infer::infer_strided_slice(ctx);
   Tensor y = infer::allocate(inf.output);
   const Tensor& x = ctx.inputs[0];
@@ -26,18 +26,18 @@ std::vector<Tensor> strided_slice(const OpContext& ctx) {
     view.base += a.begin * in_stride[i];
   }
   copy_view(x, view, y.i32());
-  return {y};
+  return results(std::move(y));
 }
 
 std::vector<Tensor> slice_like(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_inputs(ctx, threads());
   Tensor y = infer::allocate(infer::infer_slice_like(ctx));
   const Tensor& x = ctx.inputs[0];
   StridedView view;
   view.dims = y.shape();
   view.strides = row_major_strides(x.shape());
   copy_view(x, view, y.i32());
-  return {y};
+  return results(std::move(y));
 }
 
 // out[i] = data[clamp(index[i], 0, size(data) - 1)]: the index compared in int64, never wrapped.
@@ -83,7 +83,7 @@ void gather_axis(const Tensor& data, const Tensor& indices, int axis, int32_t* o
 }
 
 std::vector<Tensor> take(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_inputs(ctx, threads());
   const infer::TakeInference inf = infer::infer_take(ctx);
   Tensor y = infer::allocate(inf.output);
   if (inf.axis.has_value()) {
@@ -91,18 +91,18 @@ std::vector<Tensor> take(const OpContext& ctx) {
   } else {
     gather_flat(ctx.inputs[0], ctx.inputs[1], y.i32());
   }
-  return {y};
+  return results(std::move(y));
 }
 
 std::vector<Tensor> cvm_lut(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_inputs(ctx, threads());
   Tensor y = infer::allocate(infer::infer_cvm_lut(ctx));
   gather_flat(ctx.inputs[1], ctx.inputs[0], y.i32());  // inputs are (indices, table)
-  return {y};
+  return results(std::move(y));
 }
 
 std::vector<Tensor> where(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_inputs(ctx, threads());
   const infer::WhereInference inf = infer::infer_where(ctx);
   Tensor y = infer::allocate(inf.output);
   const Tensor& cond = ctx.inputs[0];
@@ -118,7 +118,7 @@ std::vector<Tensor> where(const OpContext& ctx) {
         with_data(pick, [&](const auto* v) { copy_run(v + r * width, out + r * width, width); });
       }
     });
-    return {y};
+    return results(std::move(y));
   }
   with_data(cond, [&](const auto* c) {
     with_data(a, [&](const auto* va) {
@@ -131,14 +131,14 @@ std::vector<Tensor> where(const OpContext& ctx) {
       });
     });
   });
-  return {y};
+  return results(std::move(y));
 }
 
 // Each output row (innermost axis) is `before` fills, the input run, `after` fills, or all
 // fills when an outer coordinate lies in the padding. Trailing axes without padding are first
 // merged into the axis above (their padding scaled), so rows are as long as possible.
 std::vector<Tensor> pad(const OpContext& ctx) {
-  infer::validate_inputs(ctx);
+  infer::validate_inputs(ctx, threads());
   const infer::PadInference inf = infer::infer_pad(ctx);
   Tensor y = infer::allocate(inf.output);
   const Tensor& x = ctx.inputs[0];
@@ -183,7 +183,7 @@ std::vector<Tensor> pad(const OpContext& ctx) {
       }
     });
   });
-  return {y};
+  return results(std::move(y));
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ std::vector<Tensor> get_valid_counts(const OpContext& ctx) {
   } else {
     compact_valid_rows(x.i32(), inf, counts.i32(), y.i32());
   }
-  return {counts, y};
+  return results(std::move(counts), std::move(y));
 }
 
 struct Candidate {
@@ -151,7 +151,7 @@ std::vector<Tensor> non_max_suppression(const OpContext& ctx) {
   } else {
     nms_all(x.i32(), ctx.inputs[1], inf, y.i32());
   }
-  return {y};
+  return results(std::move(y));
 }
 
 }  // namespace
