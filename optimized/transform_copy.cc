@@ -4,7 +4,10 @@
 namespace cvm::opt {
 namespace {
 
-constexpr int64_t kTile = 32;  // transpose tile edge: 32 x 32 int32 is 4 KiB, well inside L1
+// Transpose tiles are kTile x kTile, staged through a buffer of rows padded to kStageRow
+// (18 KiB of int32, inside L1).
+constexpr int64_t kTile = 64;
+constexpr int64_t kStageRow = kTile + 8;
 
 // `count` consecutive rows of `inner` outputs; row a starts at input src + a * row_stride and
 // walks it by `step`. The step decides the loop once for all rows.
@@ -64,9 +67,31 @@ void copy_view_rows(const T* x, const StridedView& v, int32_t* out, int64_t r0, 
   }
 }
 
+// One tile: `height` input rows of `width` unit-stride values (rows `step` apart) into the stage
+// buffer, then `width` output rows of `height` values (rows `out_pitch` apart) from it. Plain
+// arguments and restrict pointers, so the loops vectorize (inside the threads' lambda every
+// captured value would be reloaded through a reference after each store).
+template <typename T>
+void transpose_tile(const T* __restrict x, int64_t step, int64_t width, int64_t height,
+                    int32_t* __restrict stage, int32_t* __restrict out, int64_t out_pitch) {
+  for (int64_t b = 0; b < height; ++b) {
+    const T* __restrict src = x + b * step;
+    int32_t* __restrict row = stage + b * kStageRow;
+    for (int64_t a = 0; a < width; ++a) row[a] = src[a];
+  }
+  for (int64_t a = 0; a < width; ++a) {
+    int32_t* __restrict dst = out + a * out_pitch;
+    const int32_t* __restrict column = stage + a;
+    for (int64_t b = 0; b < height; ++b) dst[b] = column[b * kStageRow];
+  }
+}
+
 // The unit-stride axis `unit` is not innermost: copy in kTile x kTile tiles of (unit axis,
-// innermost axis), so both the reads (along `unit`) and the writes (along the innermost axis)
-// stay within a few cache lines. A work item is one tile row of one outer position.
+// innermost axis). Each tile is read into a stage buffer along the unit axis and written from it
+// along the innermost axis, so both tensors are touched in whole cache lines; the column walk
+// happens in the small buffer. (Walking a tensor column directly made every access of a tile hit
+// one cache set when the row pitch is a multiple of 4 KiB, e.g. a 4096 x 4096 transpose.)
+// A work item is one tile row of one outer position.
 template <typename T>
 void copy_view_tiled(const T* x, const StridedView& v, size_t unit, int32_t* out) {
   const size_t k = v.dims.size();
@@ -83,6 +108,7 @@ void copy_view_tiled(const T* x, const StridedView& v, size_t unit, int32_t* out
   const int64_t tiles = (depth + kTile - 1) / kTile;
   const int64_t unit_out = out_stride[unit];
   split_range(outer * tiles, outer * depth * inner, [&](int64_t w0, int64_t w1) {
+    std::vector<int32_t> stage(static_cast<size_t>(kTile * kStageRow));
     for (int64_t w = w0; w < w1; ++w) {
       int64_t rest = w / tiles, in_off = v.base, out_off = 0;
       for (size_t i = outer_axes.size(); i-- > 0;) {
@@ -92,14 +118,11 @@ void copy_view_tiled(const T* x, const StridedView& v, size_t unit, int32_t* out
         in_off += d * v.strides[axis];
         out_off += d * out_stride[axis];
       }
-      const int64_t a0 = (w % tiles) * kTile, a1 = std::min(depth, a0 + kTile);
+      const int64_t a0 = (w % tiles) * kTile, width = std::min(depth, a0 + kTile) - a0;
       for (int64_t b0 = 0; b0 < inner; b0 += kTile) {
-        const int64_t b1 = std::min(inner, b0 + kTile);
-        for (int64_t a = a0; a < a1; ++a) {
-          const T* src = x + in_off + a;
-          int32_t* dst = out + out_off + a * unit_out;
-          for (int64_t b = b0; b < b1; ++b) dst[b] = src[b * step];
-        }
+        const int64_t height = std::min(inner, b0 + kTile) - b0;
+        transpose_tile(x + in_off + b0 * step + a0, step, width, height, stage.data(),
+                       out + out_off + a0 * unit_out + b0, unit_out);
       }
     }
   });
