@@ -19,6 +19,7 @@ import os
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import catalogue  # noqa: E402
@@ -50,6 +51,9 @@ def parse_args(argv):
     p.add_argument("--budget", action="append", default=[], metavar="MODE=SECONDS")
     p.add_argument("--build-timeout", type=int, default=900)
     p.add_argument("--prop-cases", type=int, help="CVMCHECK_PROP_CASES for the properties mode")
+    p.add_argument("--rc-seed", type=int, default=1, help="RapidCheck seed of the properties mode")
+    p.add_argument("--no-robustness", action="store_true",
+                   help="leave the (operator-wide, slow) robustness tests out of the unit mode")
     p.add_argument("--out", default=os.path.join(REPO, "build-mutate"))
     p.add_argument("--report-name", default="report")
     p.add_argument("--no-baseline", action="store_true",
@@ -186,7 +190,8 @@ def main(argv=None):
         return fb.build(timeout=args.build_timeout)
 
     harness = modes.Harness(tree, args.out, budgets, args.prop_cases,
-                            fuzz_builder if "fuzz" in mode_list else None)
+                            fuzz_builder if "fuzz" in mode_list else None,
+                            rc_seed=args.rc_seed, robustness=not args.no_robustness)
     if not build.build(timeout=None):
         sys.exit(f"the unmutated scratch tree does not build: see {log}")
 
