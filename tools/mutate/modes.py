@@ -25,8 +25,8 @@ MODES = ("unit", "properties", "golden", "fuzz")
 DEFAULT_BUDGETS = {"unit": 120, "properties": 180, "golden": 60, "fuzz": 60}
 
 _NN_PATH_TESTS = {
-    "conv2d": ["NnPaths.Conv2d*", "NnPaths.RuleBreaking*"],
-    "dense": ["NnPaths.Dense*", "NnPaths.RuleBreaking*"],
+    "conv2d": ["NnPaths.Conv2d*", "NnPaths.RuleBreaking*", "NnPaths.ConvAndDense*"],
+    "dense": ["NnPaths.Dense*", "NnPaths.RuleBreaking*", "NnPaths.ConvAndDense*"],
     "relu": ["NnPaths.ReluMaxPool*"],
     "max_pool2d": ["NnPaths.ReluMaxPool*"],
     "upsampling": ["NnPaths.ReluMaxPool*"],

@@ -115,5 +115,6 @@ def fuzz_build(tree, log, family):
     """The fuzz preset's configuration; only the family's target is built."""
     return ScratchBuild(tree, os.path.join(tree, "build-fuzz"),
                         ["-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DCMAKE_CXX_COMPILER=clang++",
-                         "-DCVMCHECK_SANITIZE=ON", "-DCVMCHECK_FUZZ=ON", "-DCVMCHECK_TESTS=OFF"],
+                         "-DCVMCHECK_SANITIZE=ON", "-DCVMCHECK_FUZZ=ON", "-DCVMCHECK_TESTS=OFF"]
+                        + _fast_link(),
                         ["fuzz_" + family], log)
