@@ -77,6 +77,20 @@ def markdown(run_info, results, title="Mutation testing"):
     lines += ["", "## Per kind", "", "| kind | score |", "|---|---|"]
     for kind in sorted(per_kind):
         lines.append(f"| {kind} | {_score(*per_kind[kind])} |")
+    if run_info.get("all_modes"):
+        lines += ["", "## Mode gaps", "",
+                  "Killed mutants that a mode missed (every mode ran on every mutant): what that "
+                  "mode alone would let through.", ""]
+        gaps = 0
+        for r in results:
+            missed = [m for m, v in r["modes"].items() if r["status"] == "killed"
+                      and v["status"] in ("survived", "timeout")]
+            if missed:
+                gaps += 1
+                lines.append(f"- `{r['id']}` missed by {', '.join(missed)}, killed by "
+                             f"{', '.join(r['killed_by'])}: `{r['change']}`")
+        if not gaps:
+            lines.append("None.")
     survivors = [r for r in results if r["status"] in ("survived", "timeout")]
     lines += ["", "## Survivors", ""]
     if not survivors:

@@ -16,6 +16,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import equivalents  # noqa: E402
 import report  # noqa: E402
 
 INTRO = """How strong is each harness mode? `tools/mutate/mutate.py` plants one small bug at a time in a
@@ -45,6 +46,16 @@ def main():
         for r in data["mutants"]:
             merged[r["id"]] = r
     results = sorted(merged.values(), key=lambda r: (r["file"], r["line"], r["kind"], r["ordinal"]))
+    # Mutants judged equivalent after the run (tools/mutate/equivalent.txt) leave the scores.
+    equivalent = equivalents.load(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                               "equivalent.txt"))
+    for r in results:
+        if r["id"] in equivalent and r["status"] != "equivalent":
+            if r["status"] == "killed":
+                print(f"warning: {r['id']} is listed as equivalent but was killed", file=sys.stderr)
+            r["observed"] = r["status"]
+            r["status"] = "equivalent"
+            r["reason"] = equivalent[r["id"]]
     info = dict(runs[-1])
     info["wall_seconds"] = sum(r.get("wall_seconds", 0) for r in runs)
     if len(runs) > 1:
