@@ -8,10 +8,12 @@
 
 #include <nlohmann/json.hpp>
 #include <random>
+#include <tuple>
 #include <sstream>
 
 #include "cvmcheck/precision.h"
 #include "cvmcheck/registry.h"
+#include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
 
 namespace cvm {
@@ -95,6 +97,100 @@ void reduce_on_threads(const std::string& op) {
 
 TEST(MutationKillsSum, ThreadedPathMatchesTheReference) { reduce_on_threads("sum"); }
 TEST(MutationKillsMax, ThreadedPathMatchesTheReference) { reduce_on_threads("max"); }
+
+// --- nn: the value checks fused into the GEMM packing -------------------------------------------
+
+// The ISA paths this machine can run (as tests/optimized/nn_paths_test.cc).
+std::vector<opt::Isa> machine_isas() {
+  std::vector<opt::Isa> isas = {opt::Isa::kPortable};
+  if (opt::detected_isa() >= opt::Isa::kAvx2) isas.push_back(opt::Isa::kAvx2);
+  if (opt::detected_isa() >= opt::Isa::kAvx512Vnni) isas.push_back(opt::Isa::kAvx512Vnni);
+  return isas;
+}
+
+// Every position of input `which`, in turn, holds alpha(p) + 1 or -alpha(p) - 1 (the other values
+// are valid): the reference gives logic_error, and so must the optimized backend on every ISA.
+// The GEMM paths find such values while packing (full 16-value vectors, then a scalar tail, and
+// 4-row blocks, then the last 1 to 3 rows), so each position class needs its own case.
+void expect_each_bad_position_rejected(const std::string& op, const nlohmann::json& attrs,
+                                       const std::vector<Tensor>& valid, size_t which) {
+  const std::vector<opt::Isa> isas = machine_isas();
+  const Tensor& t = valid[which];
+  const int64_t a = alpha(t.precision());
+  int failures = 0;
+  for (int64_t i = 0; i < t.size() && failures < 3; ++i) {
+    for (int64_t bad : {a + 1, -a - 1}) {
+      std::vector<int32_t> v = t.values();
+      v[static_cast<size_t>(i)] = static_cast<int32_t>(bad);
+      std::vector<Tensor> inputs = valid;
+      inputs[which] = Tensor::from_values(t.shape(), v, t.precision(), t.dtype());
+      const Outcome ref = run_op_outcome(registry(), "reference", op, attrs, inputs);
+      ASSERT_EQ(ref.kind, OutcomeKind::kLogicError) << describe(ref);
+      for (opt::Isa isa : isas) {
+        opt::set_isa_cap(isa);
+        const Outcome got = run_op_outcome(registry(), "optimized", op, attrs, inputs);
+        opt::clear_isa_cap();
+        if (got.kind != OutcomeKind::kLogicError) {
+          ++failures;
+          ADD_FAILURE() << op << " " << attrs.dump() << " on " << opt::isa_name(isa) << ": input "
+                        << which << " " << shape_str(t.shape()) << " "
+                        << (t.dtype() == DType::kInt8 ? "int8" : "int32") << " p"
+                        << t.precision() << " value " << bad << " at flat index " << i
+                        << " gave " << describe(got);
+        }
+      }
+    }
+  }
+}
+
+// Depths 20 and 37 (one or two full 16-value steps, then a tail), 6 and 9 rows and units (a 4-row
+// block, then 1 to 3 rows).
+// Kills optimized/nn_isa_vnni.cc:227:drop_clamp:0 (and the other dropped range updates of the
+// packing, see docs/mutation.md).
+TEST(MutationKillsDense, OutOfRangeValueAnywhereInXOrWIsALogicError) {
+  uint32_t seed = 100;
+  for (const auto& [rows, depth, units] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
+           {6, 20, 7}, {5, 37, 9}, {9, 16, 4}}) {
+    for (DType dtype : {DType::kInt8, DType::kInt32}) {
+      const std::vector<Tensor> valid = {random_tensor({rows, depth}, 4, dtype, seed++),
+                                         random_tensor({units, depth}, 4, dtype, seed++)};
+      const nlohmann::json attrs = {{"units", std::to_string(units)}, {"use_bias", "false"}};
+      expect_agree("dense", attrs, valid, "valid values");
+      expect_each_bad_position_rejected("dense", attrs, valid, 0);
+      expect_each_bad_position_rejected("dense", attrs, valid, 1);
+    }
+  }
+}
+
+// The implicit-GEMM (3x3 and 1x1, 20 input channels: a tail after 16), depthwise and direct
+// conv2d paths.
+TEST(MutationKillsConv2d, OutOfRangeValueAnywhereInDataOrWeightsIsALogicError) {
+  struct Layer {
+    Shape data, weights;
+    nlohmann::json attrs;
+  };
+  const std::vector<Layer> layers = {
+      {{1, 6, 5, 7}, {5, 6, 3, 3},
+       {{"channels", "5"}, {"kernel_size", "(3, 3)"}, {"padding", "(1, 1)"}}},
+      {{1, 20, 3, 5}, {7, 20, 1, 1}, {{"channels", "7"}, {"kernel_size", "(1, 1)"}}},
+      {{1, 6, 5, 7}, {6, 1, 3, 3},
+       {{"channels", "6"}, {"kernel_size", "(3, 3)"}, {"padding", "(1, 1)"}, {"groups", "6"}}},
+      {{1, 3, 3, 3}, {4, 3, 2, 2},
+       {{"channels", "4"}, {"kernel_size", "(2, 2)"}, {"strides", "(50, 50)"}}},
+  };
+  uint32_t seed = 200;
+  for (const Layer& layer : layers) {
+    for (DType dtype : {DType::kInt8, DType::kInt32}) {
+      nlohmann::json attrs = layer.attrs;
+      attrs["use_bias"] = "false";
+      const std::vector<Tensor> valid = {random_tensor(layer.data, 4, dtype, seed++),
+                                         random_tensor(layer.weights, 4, dtype, seed++)};
+      expect_agree("conv2d", attrs, valid, "valid values");
+      expect_each_bad_position_rejected("conv2d", attrs, valid, 0);
+      expect_each_bad_position_rejected("conv2d", attrs, valid, 1);
+    }
+  }
+}
 
 }  // namespace
 }  // namespace cvm
