@@ -98,6 +98,16 @@ void reduce_on_threads(const std::string& op) {
 TEST(MutationKillsSum, ThreadedPathMatchesTheReference) { reduce_on_threads("sum"); }
 TEST(MutationKillsMax, ThreadedPathMatchesTheReference) { reduce_on_threads("max"); }
 
+// "(a, b)", appended piecewise: GCC 12 warns, falsely, on "(" + std::string temporaries.
+std::string pair_text(int64_t a, int64_t b) {
+  std::string text = "(";
+  text += std::to_string(a);
+  text += ", ";
+  text += std::to_string(b);
+  text += ")";
+  return text;
+}
+
 // --- nn: the value checks fused into the GEMM packing -------------------------------------------
 
 // The ISA paths this machine can run (as tests/optimized/nn_paths_test.cc).
@@ -188,6 +198,31 @@ TEST(MutationKillsConv2d, OutOfRangeValueAnywhereInDataOrWeightsIsALogicError) {
       expect_agree("conv2d", attrs, valid, "valid values");
       expect_each_bad_position_rejected("conv2d", attrs, valid, 0);
       expect_each_bad_position_rejected("conv2d", attrs, valid, 1);
+    }
+  }
+}
+
+// Depthwise rows wider than 32 outputs: the VNNI strip handles 64 outputs per step as four
+// 16-lane vectors whose masks are clamped to [0, 16] lanes; the generators and nn_paths keep
+// out_w below 32. Kills optimized/nn_isa_vnni.cc:443:drop_clamp:0.
+TEST(MutationKillsConv2d, WideDepthwiseRowsMatchTheReferenceOnEveryIsa) {
+  const std::vector<opt::Isa> isas = machine_isas();
+  uint32_t seed = 300;
+  for (int64_t out_w : {31, 32, 33, 40, 47, 48, 63, 64, 65, 80, 130}) {
+    for (int64_t stride : {1, 2}) {
+      const int64_t width = (out_w - 1) * stride + 1;  // kernel 3, padding 1
+      const std::vector<Tensor> inputs = {random_tensor({1, 4, 3, width}, 8, DType::kInt8, seed++),
+                                          random_tensor({4, 1, 3, 3}, 8, DType::kInt32, seed++),
+                                          random_tensor({4}, 12, DType::kInt32, seed++)};
+      const nlohmann::json attrs = {{"channels", "4"}, {"kernel_size", "(3, 3)"},
+                                    {"padding", "(1, 1)"}, {"groups", "4"},
+                                    {"strides", pair_text(stride, stride)}};
+      for (opt::Isa isa : isas) {
+        opt::set_isa_cap(isa);
+        expect_agree("conv2d", attrs, inputs, "out_w " + std::to_string(out_w) + " on " +
+                                                  opt::isa_name(isa));
+        opt::clear_isa_cap();
+      }
     }
   }
 }
