@@ -12,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if command -v ccache >/dev/null; then export CMAKE_CXX_COMPILER_LAUNCHER=ccache; fi
 start=$(date +%s)
+python3 tools/mutate/test_catalogue.py 2>&1 | tail -1  # the mutant rules themselves
 status=0
 nice python3 tools/mutate/mutate.py --ids-file tools/mutate/ci-sample.txt \
   --modes unit,properties,golden --no-robustness --report-name ci-sample \
