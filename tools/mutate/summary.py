@@ -57,6 +57,9 @@ def main():
             r["status"] = "equivalent"
             r["reason"] = equivalent[r["id"]]
     info = dict(runs[-1])
+    info["started"] = runs[0].get("started", "?")
+    info["modes"] = list(dict.fromkeys(m for r in runs for m in r.get("modes", [])))
+    info["all_modes"] = all(r.get("all_modes") for r in runs)
     info["wall_seconds"] = sum(r.get("wall_seconds", 0) for r in runs)
     if len(runs) > 1:
         info["selection"] = f"{len(runs)} runs merged: " + "; ".join(r.get("selection", "?") for r in runs)
