@@ -98,6 +98,24 @@ void reduce_on_threads(const std::string& op) {
 TEST(MutationKillsSum, ThreadedPathMatchesTheReference) { reduce_on_threads("sum"); }
 TEST(MutationKillsMax, ThreadedPathMatchesTheReference) { reduce_on_threads("max"); }
 
+// Strictly increasing values, so each reduced row's maximum is its last element and the first
+// its minimum: the operator examples' maxima sit elsewhere. Kills optimized/reduce.cc:74:off_by_one:0
+// in the unit mode (the properties and golden already did).
+TEST(MutationKillsMax, MaximumAtTheEndOfEveryReducedRow) {
+  for (const auto& [shape, axis] : std::vector<std::pair<Shape, std::string>>{
+           {{3, 5}, "(1,)"}, {{2, 3, 4}, "(2,)"}, {{2, 3, 4}, "(1,)"}, {{4, 6}, "(0,)"}}) {
+    std::vector<int32_t> v(static_cast<size_t>(shape_size(shape)));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int32_t>(i) - 10;
+    for (DType dtype : {DType::kInt8, DType::kInt32}) {
+      const Tensor x = Tensor::from_values(shape, v, 8, dtype);
+      expect_agree("max", {{"axis", axis}}, {x}, "ascending " + shape_str(shape));
+      std::vector<int32_t> down(v.rbegin(), v.rend());
+      expect_agree("max", {{"axis", axis}}, {Tensor::from_values(shape, down, 8, dtype)},
+                   "descending " + shape_str(shape));
+    }
+  }
+}
+
 // "(a, b)", appended piecewise: GCC 12 warns, falsely, on "(" + std::string temporaries.
 std::string pair_text(int64_t a, int64_t b) {
   std::string text = "(";
