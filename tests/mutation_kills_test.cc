@@ -126,6 +126,20 @@ std::string pair_text(int64_t a, int64_t b) {
   return text;
 }
 
+// --- nn: relu's chunks ---------------------------------------------------------------------------
+
+// More than two 2^14-element chunks (the last one partial): the nn path tests' relu inputs have
+// at most a few thousand elements, one chunk. Kills optimized/nn.cc:37:off_by_one:0.
+TEST(MutationKillsRelu, SeveralChunksOnSeveralThreads) {
+  uint32_t seed = 400;
+  for (const Shape& shape : std::vector<Shape>{{1, 3, 150, 101}, {2, 2, 128, 64}}) {
+    for (DType dtype : {DType::kInt8, DType::kInt32}) {
+      expect_agree("relu", nlohmann::json::object(), {random_tensor(shape, 8, dtype, seed++)},
+                   shape_str(shape));
+    }
+  }
+}
+
 // --- nn: the value checks fused into the GEMM packing -------------------------------------------
 
 // The ISA paths this machine can run (as tests/optimized/nn_paths_test.cc).
