@@ -176,6 +176,7 @@ def main(argv=None):
         name, _, seconds = b.partition("=")
         budgets[name] = float(seconds)
 
+    args.out = os.path.abspath(args.out)  # the modes run binaries from another directory
     os.makedirs(args.out, exist_ok=True)
     tree = os.path.join(args.out, "tree")
     log = os.path.join(args.out, "build.log")
