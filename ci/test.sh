@@ -3,8 +3,10 @@
 #   1. release build (g++) and every test through ctest: unit tests, every record example on
 #      every backend, robustness, the per-operator RapidCheck properties, the planted-bug proof,
 #      the golden fixtures (reproducible, every backend, the numpy consumer), corpus replay;
-#   2. the same tests under ASan + UBSan (clang), where any sanitizer report fails;
-#   3. the libFuzzer smoke run over every target, and the proof that it finds each planted bug.
+#   2. a fixed sample of kernel mutants (ci/mutation-sample.sh), each of which the cheap harness
+#      modes must kill;
+#   3. the same tests under ASan + UBSan (clang), where any sanitizer report fails;
+#   4. the libFuzzer smoke run over every target, and the proof that it finds each planted bug.
 # CVMCHECK_PROP_CASES sets the property budget (default: the tests' own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +16,10 @@ stamp() { echo "   ($(( $(date +%s) - start )) s elapsed)"; }
 echo "== release build and tests"
 bash ci/build.sh release
 ctest --preset release
+stamp
+
+echo "== mutation sample: a fixed set of kernel mutants must each be killed"
+bash ci/mutation-sample.sh
 stamp
 
 echo "== ASan + UBSan build and tests"

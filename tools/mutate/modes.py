@@ -1,0 +1,185 @@
+"""The harness modes a mutant is run against, cheapest first, each under its own time budget.
+
+Every mode answers one question about a built scratch tree: does this harness, restricted to
+the mutant's operators, notice a difference? The restriction is what keeps a catalogue run
+affordable; it is safe because a kernel mutant can only change its own operators' outcomes.
+
+  unit        cvmcheck_tests: the examples of those operators on the optimized backend, the
+              nn path tests (nn operators), tests/mutation_kills_test.cc, then (only when
+              those pass) the robustness tests, which cannot be filtered by operator
+  properties  cvmcheck_tests: the RapidCheck properties of those operators, fixed seed
+  golden      cvmcheck golden verify on a suite holding only those operators' cases
+  fuzz        the family's libFuzzer target for a few seconds (a second, sanitizer build)
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import operators
+
+MODES = ("unit", "properties", "golden", "fuzz")
+DEFAULT_BUDGETS = {"unit": 120, "properties": 180, "golden": 60, "fuzz": 60}
+
+_NN_PATH_TESTS = {
+    "conv2d": ["NnPaths.Conv2d*", "NnPaths.RuleBreaking*", "NnPaths.ConvAndDense*"],
+    "dense": ["NnPaths.Dense*", "NnPaths.RuleBreaking*", "NnPaths.ConvAndDense*"],
+    "relu": ["NnPaths.ReluMaxPool*"],
+    "max_pool2d": ["NnPaths.ReluMaxPool*"],
+    "upsampling": ["NnPaths.ReluMaxPool*"],
+}
+
+
+def camel(op):
+    """MutationKills suite name of an operator: sum -> MutationKillsSum, max_pool2d ->
+    MutationKillsMaxPool2d (one suite per operator, so a filter never catches a longer name)."""
+    return "MutationKills" + "".join(part[:1].upper() + part[1:] for part in op.split("_"))
+
+
+def expand_ops(ops):
+    if "*" in ops:
+        return [op for family in operators.FAMILIES.values() for op in family]
+    return list(ops)
+
+
+def unit_filter(ops):
+    patterns = []
+    for op in ops:
+        patterns.append(f"AllOps/ExampleTest.GivesTheListedOutcome/optimized_{op}_*")
+        patterns.append(camel(op) + ".*")
+        patterns += _NN_PATH_TESTS.get(op, [])
+    return ":".join(dict.fromkeys(patterns))
+
+
+def property_filter(ops):
+    return ":".join(f"AllOps/OpProperty.*/{op}" for op in ops)
+
+
+class Result:
+    """The verdict of one mode: killed, survived or timeout, with its time and a log tail."""
+
+    def __init__(self, status, seconds, tail=""):
+        self.status = status
+        self.seconds = seconds
+        self.tail = tail
+
+    def to_json(self):
+        return {"status": self.status, "seconds": round(self.seconds, 2), "tail": self.tail}
+
+
+def _run(cmd, budget, cwd, env=None, ok_codes=(0,)):
+    start = time.monotonic()
+    merged = dict(os.environ)
+    merged.update(env or {})
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, env=merged, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=budget, start_new_session=True)
+    except subprocess.TimeoutExpired as e:
+        out = (e.output or b"").decode(errors="replace")
+        return Result("timeout", time.monotonic() - start, out[-1500:])
+    seconds = time.monotonic() - start
+    out = proc.stdout.decode(errors="replace")
+    status = "survived" if proc.returncode in ok_codes else "killed"
+    return Result(status, seconds, _interesting_tail(out) if status == "killed" else "")
+
+
+def _interesting_tail(out):
+    """The first failure lines, which say what caught the mutant."""
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if "[  FAILED  ]" in line or "fail:" in line or "ERROR:" in line or "finding" in line:
+            return "\n".join(lines[max(0, i - 12):i + 3])[-1500:]
+    return "\n".join(lines[-15:])[-1500:]
+
+
+class Harness:
+    """Runs the modes against the scratch tree's builds."""
+
+    def __init__(self, tree, work, budgets, prop_cases=None, fuzz_builder=None,
+                 rc_seed=1, robustness=True):
+        self.rc_seed = rc_seed
+        self.robustness = robustness
+        self.tree = tree
+        self.work = work
+        self.budgets = budgets
+        self.prop_cases = prop_cases
+        self.fuzz_builder = fuzz_builder  # callable(family) -> bool (built), or None
+        self.bin = os.path.join(tree, "build", "bin")
+        # The tests write repro directories relative to the working directory: keep them out
+        # of the tree.
+        self.cwd = os.path.join(work, "run")
+        os.makedirs(self.cwd, exist_ok=True)
+
+    def run(self, mode, ops):
+        ops = expand_ops(ops)
+        return getattr(self, "_" + mode)(ops, self.budgets[mode])
+
+    def _unit(self, ops, budget):
+        tests = os.path.join(self.bin, "cvmcheck_tests")
+        first = _run([tests, "--gtest_brief=1", "--gtest_filter=" + unit_filter(ops)], budget,
+                     self.cwd)
+        if first.status != "survived" or not self.robustness:
+            return first
+        # Robustness covers every operator at once (about 20 s here), so it runs only for
+        # mutants the operator's own tests missed.
+        second = _run([tests, "--gtest_brief=1", "--gtest_filter=Robustness.*"],
+                      max(1.0, budget - first.seconds), self.cwd)
+        second.seconds += first.seconds
+        return second
+
+    def _properties(self, ops, budget):
+        # A fixed seed: the same mutant gets the same verdict on every run.
+        env = {"RC_PARAMS": f"seed={self.rc_seed}"}
+        if self.prop_cases:
+            env["CVMCHECK_PROP_CASES"] = str(self.prop_cases)
+        return _run([os.path.join(self.bin, "cvmcheck_tests"), "--gtest_brief=1",
+                     "--gtest_filter=" + property_filter(ops)], budget, self.cwd, env)
+
+    def _golden(self, ops, budget):
+        suite = self.golden_suite(ops)
+        return _run([os.path.join(self.bin, "cvmcheck"), "golden", "verify", suite,
+                     "--backend", "optimized"], budget, self.cwd)
+
+    def golden_suite(self, ops):
+        """A suite directory with only these operators' cases: a filtered MANIFEST.json and
+        links to the checked-in case directories (the CLI has no per-operator filter)."""
+        source = os.path.join(self.tree, "golden")
+        name = "golden-" + "-".join(sorted(ops)) if len(ops) <= 3 else "golden-" + str(abs(hash(tuple(sorted(ops)))))
+        suite = os.path.join(self.work, "golden", name)
+        if os.path.exists(os.path.join(suite, "MANIFEST.json")):
+            return suite
+        with open(os.path.join(source, "MANIFEST.json")) as f:
+            manifest = json.load(f)
+        manifest["cases"] = [c for c in manifest["cases"] if c["op"] in ops]
+        os.makedirs(suite, exist_ok=True)
+        for op in ops:
+            link = os.path.join(suite, op)
+            if os.path.isdir(os.path.join(source, op)) and not os.path.lexists(link):
+                os.symlink(os.path.join(source, op), link)
+        with open(os.path.join(suite, "MANIFEST.json"), "w") as f:
+            json.dump(manifest, f)
+        return suite
+
+    def _fuzz(self, ops, budget):
+        families = sorted({operators.family_of(op) for op in ops})
+        family = families[0] if len(families) == 1 else "all"
+        if self.fuzz_builder is None:
+            return Result("skipped", 0.0, "fuzz mode not enabled (--fuzz)")
+        start = time.monotonic()
+        if not self.fuzz_builder(family):
+            return Result("build-failed", time.monotonic() - start, "fuzz build failed")
+        build_seconds = time.monotonic() - start
+        target = os.path.join(self.tree, "build-fuzz", "bin", "fuzz_" + family)
+        scratch = tempfile.mkdtemp(prefix="mutate-fuzz-", dir=self.work)
+        try:
+            result = _run([target, f"-max_total_time={budget}", "-timeout=10",
+                           "-rss_limit_mb=2048", "-dict=" + os.path.join(self.tree, "fuzz", "attrs.dict"),
+                           "-artifact_prefix=" + scratch + "/", scratch,
+                           os.path.join(self.tree, "corpus", family)], budget + 30, self.cwd)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        result.seconds += build_seconds
+        return result

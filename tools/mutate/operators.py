@@ -1,0 +1,100 @@
+"""Which operators a mutant can affect, so each harness mode runs only their tests.
+
+A mutant is attributed by the function it sits in (the nearest enclosing definition above its
+line) through the table below, or, on a `backend.add("name", ...)` line, by that name. Helpers
+shared by several kernels map to every operator that calls them; anything unlisted falls back
+to the file's default. Coarse attribution only costs time (more tests run), never a wrong
+verdict, so the table errs towards more operators.
+"""
+
+import re
+
+FAMILIES = {
+    "reduce": ["sum", "max"],
+    "broadcast": ["broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_div",
+                  "broadcast_max", "broadcast_greater"],
+    "elementwise": ["abs", "negative", "cvm_precision", "clip", "cvm_clip", "cvm_right_shift",
+                    "cvm_left_shift", "elemwise_add", "elemwise_sub"],
+    "nn": ["conv2d", "dense", "relu", "max_pool2d", "upsampling"],
+}
+
+_UNARY = ["abs", "negative", "cvm_precision", "clip", "cvm_clip", "cvm_right_shift",
+          "cvm_left_shift"]
+
+# file (basename without extension) -> {function name: operators}, and "*" for the default.
+TABLE = {
+    "elementwise": {
+        "abs_kernel": ["abs"], "negative_kernel": ["negative"],
+        "precision_kernel": ["cvm_precision"], "clip_kernel": ["clip"],
+        "cvm_clip_kernel": ["cvm_clip"], "right_shift_kernel": ["cvm_right_shift"],
+        "left_shift_kernel": ["cvm_left_shift"],
+        "clamp_alpha": ["cvm_clip", "cvm_right_shift", "cvm_left_shift"],
+        "map_unary": _UNARY, "unary": _UNARY,
+        "zip": ["elemwise_add", "elemwise_sub"], "zip_any": ["elemwise_add", "elemwise_sub"],
+        "elemwise_kernel": ["elemwise_add", "elemwise_sub"],
+        "*": FAMILIES["elementwise"],
+    },
+    "broadcast": {"divide": ["broadcast_div"], "*": FAMILIES["broadcast"]},
+    "reduce": {"*": FAMILIES["reduce"]},
+    "nn": {
+        "relu_range": ["relu"], "relu": ["relu"], "pool_plane": ["max_pool2d"],
+        "max_pool2d": ["max_pool2d"], "upsample_row": ["upsampling"],
+        "upsampling": ["upsampling"], "*": FAMILIES["nn"],
+    },
+    "conv2d": {"*": ["conv2d"]},
+    "dense": {"*": ["dense"]},
+    "nn_isa_avx2": {"*": ["conv2d", "dense"]},
+    "nn_isa_vnni": {"*": ["conv2d", "dense"]},
+    "nn_isa_portable": {"*": ["conv2d", "dense"]},
+    "nn_generic": {"*": ["conv2d", "dense"]},
+    "nn_gemm": {"*": ["conv2d", "dense"]},
+    "cpu_features": {"*": ["conv2d", "dense"]},
+}
+
+_DEF = re.compile(r"^(?:template\s*<.*>\s*)?(?:[\w:<>,*&\s]+?\s)?[*&]?(\w+)\s*\((?:[^;]*$|.*\{)")
+_ADD = re.compile(r'backend\.add\("(\w+)"')
+_NOT_DEF = ("if", "for", "while", "switch", "return", "case", "else", "do", "namespace",
+            "struct", "class")
+
+
+def family_of(op):
+    for family, ops in FAMILIES.items():
+        if op in ops:
+            return family
+    return "all"
+
+
+def enclosing_function(lines, index):
+    """Name of the function whose definition is the nearest column-0 header above the line."""
+    for i in range(index, -1, -1):
+        line = lines[i]
+        if not line or line[0] in " \t}/#":
+            continue
+        m = _DEF.match(line)
+        if m and m.group(1) not in _NOT_DEF:
+            return m.group(1)
+    return ""
+
+
+def _file_key(path):
+    base = path.rsplit("/", 1)[-1]
+    return base.split(".", 1)[0]
+
+
+def attribute(path, lines, index):
+    """(function, operators) of line `index` of file `path`."""
+    function = enclosing_function(lines, index)
+    added = _ADD.search(lines[index])
+    if not added and index > 0 and lines[index - 1].rstrip().endswith("{"):
+        added = _ADD.search(lines[index - 1])  # the body of a lambda registered just above
+    if added:
+        return function, [added.group(1)]
+    table = TABLE.get(_file_key(path))
+    if table is None:
+        # cuda/ and files not in the table: a function named after an operator, else all.
+        for family, ops in FAMILIES.items():
+            for op in sorted(ops, key=len, reverse=True):
+                if op in function or op in _file_key(path):
+                    return function, [op]
+        return function, ["*"]
+    return function, table.get(function, table["*"])

@@ -1,0 +1,108 @@
+"""The kill matrix as JSON (for tools) and Markdown (for people and docs/mutation.md).
+
+Scores follow the usual definition: killed / (mutants that are neither equivalent nor
+build-failed). A build failure says nothing about the harness, and an equivalent mutant cannot
+be killed; timeouts stay in the denominator (a hang the harness did not turn into a failure
+within its budget is not a kill).
+"""
+
+import collections
+import json
+
+from modes import MODES
+
+
+def _score(killed, total):
+    return f"{killed}/{total} = {100.0 * killed / total:.1f}%" if total else "n/a"
+
+
+def scored(results):
+    return [r for r in results if r["status"] in ("killed", "survived", "timeout")]
+
+
+def summary(results):
+    """Per operator, per mode and per kind: (killed, scored)."""
+    per_op = collections.defaultdict(lambda: [0, 0])
+    per_mode = collections.defaultdict(lambda: [0, 0])
+    per_kind = collections.defaultdict(lambda: [0, 0])
+    per_file = collections.defaultdict(lambda: [0, 0])
+    for r in scored(results):
+        killed = r["status"] == "killed"
+        for op in r["ops"]:
+            per_op[op][0] += killed
+            per_op[op][1] += 1
+        per_kind[r["kind"]][0] += killed
+        per_kind[r["kind"]][1] += 1
+        per_file[r["file"]][0] += killed
+        per_file[r["file"]][1] += 1
+        for mode, m in r["modes"].items():
+            if m["status"] in ("killed", "survived", "timeout"):
+                per_mode[mode][0] += m["status"] == "killed"
+                per_mode[mode][1] += 1
+    return per_op, per_mode, per_kind, per_file
+
+
+def write_json(path, run_info, results):
+    with open(path, "w") as f:
+        json.dump({"run": run_info, "mutants": results}, f, indent=1)
+
+
+def markdown(run_info, results, title="Mutation testing"):
+    counts = collections.Counter(r["status"] for r in results)
+    per_op, per_mode, per_kind, per_file = summary(results)
+    total_killed = counts["killed"]
+    lines = [f"# {title}", ""]
+    lines += [f"Run: {run_info.get('started', '?')}, {run_info.get('wall_seconds', 0):.0f} s wall, "
+              f"modes {', '.join(run_info.get('modes', []))}"
+              f" ({'all modes per mutant' if run_info.get('all_modes') else 'stop at the first kill'}),"
+              f" selection: {run_info.get('selection', '?')}.", ""]
+    lines += ["| status | mutants |", "|---|---:|"]
+    for status in ("killed", "survived", "timeout", "build-failed", "equivalent"):
+        lines.append(f"| {status} | {counts.get(status, 0)} |")
+    lines += ["", f"**Mutation score: {_score(total_killed, len(scored(results)))}** "
+              "(killed / non-equivalent, build failures excluded)", ""]
+    lines += ["## Per mode", "",
+              "A mode's score counts only the mutants that reached it (with stop-at-first-kill, the "
+              "later modes see only the earlier modes' survivors).", "",
+              "| mode | killed / run |", "|---|---|"]
+    for mode in MODES:
+        if mode in per_mode:
+            lines.append(f"| {mode} | {_score(*per_mode[mode])} |")
+    lines += ["", "## Per operator", "", "| operator | score |", "|---|---|"]
+    for op in sorted(per_op):
+        lines.append(f"| {op} | {_score(*per_op[op])} |")
+    lines += ["", "## Per file", "", "| file | score |", "|---|---|"]
+    for path in sorted(per_file):
+        lines.append(f"| {path} | {_score(*per_file[path])} |")
+    lines += ["", "## Per kind", "", "| kind | score |", "|---|---|"]
+    for kind in sorted(per_kind):
+        lines.append(f"| {kind} | {_score(*per_kind[kind])} |")
+    if run_info.get("all_modes"):
+        lines += ["", "## Mode gaps", "",
+                  "Killed mutants that a mode missed (every mode ran on every mutant): what that "
+                  "mode alone would let through.", ""]
+        gaps = 0
+        for r in results:
+            missed = [m for m, v in r["modes"].items() if r["status"] == "killed"
+                      and v["status"] in ("survived", "timeout")]
+            if missed:
+                gaps += 1
+                lines.append(f"- `{r['id']}` missed by {', '.join(missed)}, killed by "
+                             f"{', '.join(r['killed_by'])}: `{r['change']}`")
+        if not gaps:
+            lines.append("None.")
+    survivors = [r for r in results if r["status"] in ("survived", "timeout")]
+    lines += ["", "## Survivors", ""]
+    if not survivors:
+        lines.append("None.")
+    for r in survivors:
+        lines.append(f"- `{r['id']}` ({r['status']}, {', '.join(r['ops'])}): `{r['change']}`")
+    lines += ["", "## Every mutant", "",
+              "| id | status | killed by | time to kill (s) | change |", "|---|---|---|---:|---|"]
+    for r in results:
+        change = r["change"].replace("|", "\\|")
+        if len(change) > 140:
+            change = change[:137] + "..."
+        ttk = f"{r['time_to_kill']:.1f}" if r.get("time_to_kill") is not None else ""
+        lines.append(f"| `{r['id']}` | {r['status']} | {', '.join(r['killed_by'])} | {ttk} | `{change}` |")
+    return "\n".join(lines) + "\n"
