@@ -10,7 +10,9 @@
 # Usage: ci/mutation-sample.sh            (report: build-mutate/ci-sample.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if command -v ccache >/dev/null; then export CMAKE_CXX_COMPILER_LAUNCHER=ccache; fi
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1 CMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
 start=$(date +%s)
 python3 tools/mutate/test_catalogue.py 2>&1 | tail -1  # the mutant rules themselves
 status=0

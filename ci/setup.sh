@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ clang libclang-rt-dev
   libgtest-dev librapidcheck-dev nlohmann-json3-dev libcli11-dev
   libbenchmark-dev libdnnl-dev libomp-dev libssl-dev
-  python3-numpy
+  python3-numpy ccache lld
 )
 
 missing=()
