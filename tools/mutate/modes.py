@@ -31,6 +31,14 @@ _NN_PATH_TESTS = {
     "max_pool2d": ["NnPaths.ReluMaxPool*"],
     "upsampling": ["NnPaths.ReluMaxPool*"],
 }
+# The other families' path tests (tests/optimized/): large shapes, threads, every ISA.
+for _op in operators.FAMILIES["transform_shape"] + operators.FAMILIES["transform_index"]:
+    _NN_PATH_TESTS[_op] = ["TransformPaths.*"]
+for _op in operators.FAMILIES["vision"] + operators.FAMILIES["ov"]:
+    _NN_PATH_TESTS[_op] = ["VisionOvPaths.*"]
+for _op in (operators.FAMILIES["elementwise"] + operators.FAMILIES["broadcast"]
+            + ["flatten", "expand_dims", "reshape", "squeeze", "concatenate"]):
+    _NN_PATH_TESTS.setdefault(_op, []).append("ElementwiseFused.*")
 
 
 def camel(op):

@@ -16,6 +16,11 @@ FAMILIES = {
     "elementwise": ["abs", "negative", "cvm_precision", "clip", "cvm_clip", "cvm_right_shift",
                     "cvm_left_shift", "elemwise_add", "elemwise_sub"],
     "nn": ["conv2d", "dense", "relu", "max_pool2d", "upsampling"],
+    "transform_shape": ["repeat", "tile", "flatten", "concatenate", "expand_dims", "reshape",
+                        "squeeze", "transpose"],
+    "transform_index": ["strided_slice", "take", "cvm_lut", "slice_like", "where", "pad"],
+    "vision": ["get_valid_counts", "non_max_suppression"],
+    "ov": ["ov_strided_slice"],
 }
 
 _UNARY = ["abs", "negative", "cvm_precision", "clip", "cvm_clip", "cvm_right_shift",
@@ -49,6 +54,15 @@ TABLE = {
     "nn_generic": {"*": ["conv2d", "dense"]},
     "nn_gemm": {"*": ["conv2d", "dense"]},
     "cpu_features": {"*": ["conv2d", "dense"]},
+    "transform_shape": {"*": FAMILIES["transform_shape"]},
+    "transform_index": {"*": FAMILIES["transform_index"]},
+    # The copy engine serves both transform families; the fused pass every elementwise and
+    # broadcast kernel plus the copies that check values as they go.
+    "transform_copy": {"*": FAMILIES["transform_shape"] + FAMILIES["transform_index"]},
+    "fused_pass": {"*": FAMILIES["elementwise"] + FAMILIES["broadcast"]
+                   + ["flatten", "expand_dims", "reshape", "squeeze", "concatenate"]},
+    "vision": {"*": FAMILIES["vision"]},
+    "ov": {"*": FAMILIES["ov"]},
 }
 
 _DEF = re.compile(r"^(?:template\s*<.*>\s*)?(?:[\w:<>,*&\s]+?\s)?[*&]?(\w+)\s*\((?:[^;]*$|.*\{)")
