@@ -3,7 +3,10 @@
 // take and cvm_lut are gathers with the contract's clamping (row copies when take has an axis);
 // where is a branch-free select (row copies for a 1-D condition); pad writes each output row as
 // a fill, an input run and a fill.
+#include <array>
+
 #include "infer/transform_index.h"
+#include "optimized/fused_pass.h"
 #include "optimized/kernels.h"
 #include "optimized/transform_copy.h"
 
@@ -101,9 +104,34 @@ std::vector<Tensor> cvm_lut(const OpContext& ctx) {
   return results(std::move(y));
 }
 
+// out[i] = c[i] != 0 ? a[i] : b[i], folding the three inputs into seen[0..2] from the same
+// loads (optimized/fused_pass.h): one read of each input instead of a check pass and a select
+// pass. A plain function with restrict pointers, so the loop vectorizes.
+template <typename C, typename A, typename B>
+void select_loop(const C* __restrict c, const A* __restrict a, const B* __restrict b,
+                 int32_t* __restrict out, int64_t n, fused::Seen* seen) {
+  int32_t clo = seen[0].lo, chi = seen[0].hi, alo = seen[1].lo, ahi = seen[1].hi;
+  int32_t blo = seen[2].lo, bhi = seen[2].hi;
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t vc = c[i], va = a[i], vb = b[i];
+    clo = vc < clo ? vc : clo;
+    chi = vc > chi ? vc : chi;
+    alo = va < alo ? va : alo;
+    ahi = va > ahi ? va : ahi;
+    blo = vb < blo ? vb : blo;
+    bhi = vb > bhi ? vb : bhi;
+    out[i] = vc != 0 ? va : vb;
+  }
+  seen[0] = {clo, chi};
+  seen[1] = {alo, ahi};
+  seen[2] = {blo, bhi};
+}
+
 std::vector<Tensor> where(const OpContext& ctx) {
-  infer::validate_inputs(ctx, threads());
-  const infer::WhereInference inf = infer::infer_where(ctx);
+  const infer::WhereInference inf = [&] {
+    infer::validate_input_storage(ctx);
+    return infer::infer_where(ctx);
+  }();
   Tensor y = infer::allocate(inf.output);
   const Tensor& cond = ctx.inputs[0];
   const Tensor& a = ctx.inputs[1];
@@ -111,6 +139,7 @@ std::vector<Tensor> where(const OpContext& ctx) {
   int32_t* out = y.i32();
   const int64_t n = y.size();
   if (inf.by_rows) {
+    infer::validate_inputs(ctx, threads());
     const int64_t rows = cond.size(), width = n / rows;
     split_range(rows, n, [&](int64_t r0, int64_t r1) {
       for (int64_t r = r0; r < r1; ++r) {
@@ -120,17 +149,17 @@ std::vector<Tensor> where(const OpContext& ctx) {
     });
     return results(std::move(y));
   }
+  std::array<fused::Seen, 3> seen{};
   with_data(cond, [&](const auto* c) {
     with_data(a, [&](const auto* va) {
       with_data(b, [&](const auto* vb) {
-        split_range(n, n, [&](int64_t i0, int64_t i1) {
-          for (int64_t i = i0; i < i1; ++i) {
-            out[i] = c[i] != 0 ? static_cast<int32_t>(va[i]) : static_cast<int32_t>(vb[i]);
-          }
+        seen = fused::for_chunks<3>(n, 3 * n, [&](int64_t begin, int64_t count, fused::Seen* s) {
+          select_loop(c + begin, va + begin, vb + begin, out + begin, count, s);
         });
       });
     });
   });
+  for (size_t k = 0; k < 3; ++k) infer::check_input_values(ctx, k, seen[k].lo, seen[k].hi);
   return results(std::move(y));
 }
 

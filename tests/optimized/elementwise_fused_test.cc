@@ -237,5 +237,29 @@ TEST(ElementwiseFused, FlatCopiesCheckTheirInputs) {
   }
 }
 
+// where selects with the value check of all three inputs in the same pass (optimized/
+// transform_index.cc): many chunks agree with the reference, and a value out of range in the
+// last element of any one input (condition, x or y; int32 or int8) is a logic_error.
+TEST(ElementwiseFused, WhereSelectsAndChecksAllThreeInputs) {
+  std::mt19937 gen(5);
+  const Tensor cond = random_tensor(gen, {kRows, kCols}, 2);
+  const Tensor x = random_tensor(gen, {kRows, kCols}, 20);
+  const Tensor y8 = random_tensor(gen, {kRows, kCols}, 8, true);
+  check("where", {}, {cond, x, y8});
+  check("where", {}, {random_tensor(gen, {kRows, kCols}, 3, true), y8, x});
+  const auto with_last = [](Tensor t, int32_t v) {
+    if (t.dtype() == DType::kInt8) {
+      t.i8()[t.size() - 1] = static_cast<int8_t>(v);
+    } else {
+      t.set(t.size() - 1, v);
+    }
+    return t;
+  };
+  check("where", {}, {with_last(cond, 2), x, y8}, OutcomeKind::kLogicError);
+  check("where", {}, {cond, with_last(x, -static_cast<int32_t>(alpha(20)) - 1), y8},
+        OutcomeKind::kLogicError);
+  check("where", {}, {cond, x, with_last(y8, -128)}, OutcomeKind::kLogicError);
+}
+
 }  // namespace
 }  // namespace cvm
