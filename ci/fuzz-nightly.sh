@@ -27,6 +27,7 @@ for t in "${targets[@]}"; do
 done
 # Deduplicate: one repro case per distinct (operator, backends, classes, first index).
 declare -A seen
+distinct=0
 for artifact in "$out"/artifacts/*; do
   [ -f "$artifact" ] || continue
   t=$(basename "$artifact" | cut -d- -f1)
@@ -35,9 +36,10 @@ for artifact in "$out"/artifacts/*; do
   key=$(echo "$report" | grep -E "^call:|first difference|reference:" | sed -E 's/attrs=.*//' | md5sum | cut -c1-12)
   if [ -n "${seen[$key]:-}" ]; then rm -rf "$case_dir"; continue; fi
   seen[$key]=1
+  distinct=$((distinct + 1))
   { echo; echo "## $(basename "$artifact")"; echo '```'; echo "$report" | head -20; echo '```'; } >>"$summary"
 done
-echo "distinct findings: ${#seen[@]}" | tee -a "$summary"
+echo "distinct findings: $distinct" | tee -a "$summary"
 
 # Coverage of reference/ and optimized/ reached by the corpus.
 bash ci/build.sh coverage >/dev/null
