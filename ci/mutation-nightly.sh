@@ -1,13 +1,40 @@
 #!/usr/bin/env bash
 # Nightly mutation testing: every mutant of the kernels (tools/mutate) through the cheap modes
-# (unit, properties, golden), optionally every mode on every mutant and the fuzz mode, then the
-# kill matrix into docs/mutation.md (the full per-mutant table stays in build-mutate/).
-# Usage: ci/mutation-nightly.sh [--all-modes] [--fuzz] [any tools/mutate/mutate.py option]
-#   e.g. ci/mutation-nightly.sh --files optimized/reduce.cc --all-modes
+# (unit, properties, golden), the survivors then through the sanitize mode (the unit tests in an
+# ASan+UBSan build: overruns that change no output), then the kill matrix into docs/mutation.md
+# (the full per-mutant tables stay in build-mutate/).
+# Usage: ci/mutation-nightly.sh [--jobs N] [any tools/mutate/mutate.py option]
+#   --jobs N   N interleaved shards at once, each with its own scratch tree
+#              (build-mutate/shard-K); one shard builds on one core, so N = cores
+#   e.g. ci/mutation-nightly.sh --jobs 2
+#        ci/mutation-nightly.sh --files optimized/reduce.cc --all-modes --fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export CMAKE_CXX_COMPILER_LAUNCHER=ccache
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1 CMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
+jobs=1
+args=()
+while (($#)); do
+  case "$1" in
+    --jobs) jobs="$2"; shift 2 ;;
+    --jobs=*) jobs="${1#--jobs=}"; shift ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
 status=0
-nice python3 tools/mutate/mutate.py --out build-mutate --report-name nightly "$@" || status=$?
-python3 tools/mutate/summary.py build-mutate/nightly.json docs/mutation.md
+reports=()
+pids=()
+for ((k = 1; k <= jobs; k++)); do
+  out="build-mutate/shard-$k"
+  mkdir -p "$out"
+  reports+=("$out/nightly.json")
+  nice python3 tools/mutate/mutate.py --out "$out" --report-name nightly --sanitize \
+    --shard "$k/$jobs" ${args[@]+"${args[@]}"} >"$out/progress.log" 2>&1 &
+  pids+=($!)
+done
+echo "mutation nightly: $jobs shard(s); progress in build-mutate/shard-*/progress.log"
+for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
+tail -n 3 build-mutate/shard-*/progress.log
+python3 tools/mutate/summary.py --parallel "${reports[@]}" docs/mutation.md
 exit "$status"

@@ -6,6 +6,8 @@
 // threaded paths (2^16 elements and more), and a few value edges they rarely draw.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 #include <random>
 #include <tuple>
@@ -257,6 +259,122 @@ TEST(MutationKillsConv2d, WideDepthwiseRowsMatchTheReferenceOnEveryIsa) {
       }
     }
   }
+}
+
+// Kernels wider than the image plus one side's padding (a dilated kernel of 5 over a row of 1
+// or 2 pixels padded by 2): some kernel taps see only padding for every output, the case where
+// the generic packing's inside_range must clamp its start to the row length. Without that clamp
+// the packing writes pad bytes past the row (an overrun only a sanitizer sees, or the
+// std::clamp precondition _GLIBCXX_ASSERTIONS checks): the sanitize mode's kill of
+// optimized/nn_generic.h:20:drop_clamp:0. Regular, grouped and depthwise, every ISA.
+TEST(MutationKillsConv2d, KernelTapsThatSeeOnlyPaddingMatchTheReferenceOnEveryIsa) {
+  struct Layer {
+    int64_t channels, height, width, kernel, dilation, pad, stride, groups;
+  };
+  const std::vector<Layer> layers = {
+      {3, 1, 1, 5, 1, 2, 1, 1}, {3, 2, 2, 5, 1, 2, 1, 1}, {4, 1, 2, 3, 2, 2, 1, 2},
+      {4, 2, 1, 5, 1, 2, 2, 4}, {6, 3, 1, 3, 3, 3, 1, 6}, {20, 1, 1, 5, 1, 2, 1, 1},
+  };
+  const std::vector<opt::Isa> isas = machine_isas();
+  uint32_t seed = 400;
+  for (const Layer& l : layers) {
+    const int64_t out_channels = l.groups == 1 ? 5 : l.channels;
+    for (DType dtype : {DType::kInt8, DType::kInt32}) {
+      const std::vector<Tensor> inputs = {
+          random_tensor({2, l.channels, l.height, l.width}, 7, dtype, seed++),
+          random_tensor({out_channels, l.channels / l.groups, l.kernel, l.kernel}, 7, dtype,
+                        seed++)};
+      const nlohmann::json attrs = {{"channels", std::to_string(out_channels)},
+                                    {"kernel_size", pair_text(l.kernel, l.kernel)},
+                                    {"padding", pair_text(l.pad, l.pad)},
+                                    {"dilation", pair_text(l.dilation, l.dilation)},
+                                    {"strides", pair_text(l.stride, l.stride)},
+                                    {"groups", std::to_string(l.groups)},
+                                    {"use_bias", "false"}};
+      for (opt::Isa isa : isas) {
+        opt::set_isa_cap(isa);
+        expect_agree("conv2d", attrs, inputs, shape_str(inputs[0].shape()) + " on " +
+                                                  opt::isa_name(isa));
+        opt::clear_isa_cap();
+      }
+    }
+  }
+}
+
+// --- dispatch controls ------------------------------------------------------------------------
+// The tests that "run every ISA" or "1, 2 and 3 threads" are only as good as the controls they
+// use: a cap that is ignored, or a thread count of 0, makes them run one path several times
+// and still pass. (The unit mode runs this suite for every optimized/ mutant.)
+
+// Sets an environment variable for one scope, restoring the old value.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    const char* old = std::getenv(name);
+    if (old != nullptr) old_ = old;
+    had_ = old != nullptr;
+    if (value != nullptr) {
+      setenv(name, value, 1);
+    } else {
+      unsetenv(name);
+    }
+  }
+  ~ScopedEnv() {
+    if (had_) {
+      setenv(name_, old_.c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+// Kills optimized/cpu_features.cc:54:relop:0 (a cap of portable ignored).
+TEST(MutationKillsDispatch, IsaCapSelectsEachSupportedPath) {
+  const ScopedEnv no_env("CVMCHECK_ISA", nullptr);
+  for (opt::Isa isa : machine_isas()) {
+    opt::set_isa_cap(isa);
+    EXPECT_EQ(opt::active_isa(), isa) << opt::isa_name(isa);
+  }
+  opt::set_isa_cap(opt::Isa::kAvx512Vnni);
+  EXPECT_EQ(opt::active_isa(), opt::detected_isa()) << "a cap above the CPU gives the CPU's best";
+  opt::clear_isa_cap();
+  EXPECT_EQ(opt::active_isa(), opt::detected_isa());
+}
+
+// Kills optimized/cpu_features.cc:29:relop:0 (CVMCHECK_ISA parsed wrongly).
+TEST(MutationKillsDispatch, IsaVariableCapsByNameAndIgnoresUnknownNames) {
+  opt::clear_isa_cap();
+  for (opt::Isa isa : machine_isas()) {
+    const ScopedEnv env("CVMCHECK_ISA", opt::isa_name(isa));
+    EXPECT_EQ(opt::active_isa(), isa) << opt::isa_name(isa);
+  }
+  const ScopedEnv unknown("CVMCHECK_ISA", "sse9");
+  EXPECT_EQ(opt::active_isa(), opt::detected_isa());
+}
+
+// Kills optimized/backend.cc:17:relop:0 (no CVMCHECK_THREADS gives 0 threads) and
+// backend.cc:30:relop:0 (a count set by set_threads replaced by the default).
+TEST(MutationKillsDispatch, ThreadCountIsWhatWasSetOrAPositiveDefault) {
+  {
+    const ScopedEnv no_env("CVMCHECK_THREADS", nullptr);
+    opt::set_threads(0);
+    EXPECT_GE(opt::threads(), 1);
+  }
+  {
+    const ScopedEnv env("CVMCHECK_THREADS", "3");
+    opt::set_threads(0);
+    EXPECT_EQ(opt::threads(), 3);
+  }
+  for (int n : {1, 2, 5}) {
+    opt::set_threads(n);
+    EXPECT_EQ(opt::threads(), n);
+  }
+  opt::set_threads(0);
 }
 
 }  // namespace

@@ -9,7 +9,13 @@ affordable; it is safe because a kernel mutant can only change its own operators
               those pass) the robustness tests, which cannot be filtered by operator
   properties  cvmcheck_tests: the RapidCheck properties of those operators, fixed seed
   golden      cvmcheck golden verify on a suite holding only those operators' cases
-  fuzz        the family's libFuzzer target for a few seconds (a second, sanitizer build)
+  sanitize    the unit mode's tests in an ASan+UBSan build of the scratch tree (a second
+              build): mutants that overrun a buffer without changing an output
+  fuzz        the family's libFuzzer target for a few seconds (a third, sanitizer build)
+
+A mutant of cuda/ runs the same tests on the `cuda-host` backend, which executes the
+`__host__ __device__` element functions of cuda/*.h on the CPU (a mutant of the device
+runner itself needs a GPU).
 """
 
 import json
@@ -21,8 +27,8 @@ import time
 
 import operators
 
-MODES = ("unit", "properties", "golden", "fuzz")
-DEFAULT_BUDGETS = {"unit": 120, "properties": 180, "golden": 60, "fuzz": 60}
+MODES = ("unit", "properties", "golden", "sanitize", "fuzz")
+DEFAULT_BUDGETS = {"unit": 120, "properties": 180, "golden": 60, "sanitize": 120, "fuzz": 60}
 
 _NN_PATH_TESTS = {
     "conv2d": ["NnPaths.Conv2d*", "NnPaths.RuleBreaking*", "NnPaths.ConvAndDense*"],
@@ -53,12 +59,16 @@ def expand_ops(ops):
     return list(ops)
 
 
-def unit_filter(ops):
+def unit_filter(ops, backend="optimized"):
     patterns = []
+    prefix = backend.replace("-", "_")
     for op in ops:
-        patterns.append(f"AllOps/ExampleTest.GivesTheListedOutcome/optimized_{op}_*")
-        patterns.append(camel(op) + ".*")
-        patterns += _NN_PATH_TESTS.get(op, [])
+        patterns.append(f"AllOps/ExampleTest.GivesTheListedOutcome/{prefix}_{op}_*")
+        if backend == "optimized":  # these tests drive the optimized kernels' own paths
+            patterns.append(camel(op) + ".*")
+            patterns += _NN_PATH_TESTS.get(op, [])
+    if backend == "optimized":
+        patterns.append("MutationKillsDispatch.*")  # the ISA and thread controls (backend.cc)
     return ":".join(dict.fromkeys(patterns))
 
 
@@ -107,7 +117,8 @@ class Harness:
     """Runs the modes against the scratch tree's builds."""
 
     def __init__(self, tree, work, budgets, prop_cases=None, fuzz_builder=None,
-                 rc_seed=1, robustness=True):
+                 rc_seed=1, robustness=True, sanitize_builder=None):
+        self.sanitize_builder = sanitize_builder  # callable() -> bool (built), or None
         self.rc_seed = rc_seed
         self.robustness = robustness
         self.tree = tree
@@ -121,14 +132,14 @@ class Harness:
         self.cwd = os.path.join(work, "run")
         os.makedirs(self.cwd, exist_ok=True)
 
-    def run(self, mode, ops):
+    def run(self, mode, ops, backend="optimized"):
         ops = expand_ops(ops)
-        return getattr(self, "_" + mode)(ops, self.budgets[mode])
+        return getattr(self, "_" + mode)(ops, self.budgets[mode], backend)
 
-    def _unit(self, ops, budget):
-        tests = os.path.join(self.bin, "cvmcheck_tests")
-        first = _run([tests, "--gtest_brief=1", "--gtest_filter=" + unit_filter(ops)], budget,
-                     self.cwd)
+    def _unit(self, ops, budget, backend, bin_dir=None):
+        tests = os.path.join(bin_dir or self.bin, "cvmcheck_tests")
+        first = _run([tests, "--gtest_brief=1", "--gtest_filter=" + unit_filter(ops, backend)],
+                     budget, self.cwd)
         if first.status != "survived" or not self.robustness:
             return first
         # Robustness covers every operator at once (about 20 s here), so it runs only for
@@ -138,7 +149,23 @@ class Harness:
         second.seconds += first.seconds
         return second
 
-    def _properties(self, ops, budget):
+    def _sanitize(self, ops, budget, backend):
+        if self.sanitize_builder is None:
+            return Result("skipped", 0.0, "sanitize mode not enabled")
+        start = time.monotonic()
+        if not self.sanitize_builder():
+            return Result("build-failed", time.monotonic() - start, "sanitizer build failed")
+        build_seconds = time.monotonic() - start
+        # The robustness tests stay out: they are operator-wide and slow under ASan.
+        saved, self.robustness = self.robustness, False
+        try:
+            result = self._unit(ops, budget, backend, os.path.join(self.tree, "build-asan", "bin"))
+        finally:
+            self.robustness = saved
+        result.seconds += build_seconds
+        return result
+
+    def _properties(self, ops, budget, backend):
         # A fixed seed: the same mutant gets the same verdict on every run.
         env = {"RC_PARAMS": f"seed={self.rc_seed}"}
         if self.prop_cases:
@@ -146,10 +173,10 @@ class Harness:
         return _run([os.path.join(self.bin, "cvmcheck_tests"), "--gtest_brief=1",
                      "--gtest_filter=" + property_filter(ops)], budget, self.cwd, env)
 
-    def _golden(self, ops, budget):
+    def _golden(self, ops, budget, backend):
         suite = self.golden_suite(ops)
         return _run([os.path.join(self.bin, "cvmcheck"), "golden", "verify", suite,
-                     "--backend", "optimized"], budget, self.cwd)
+                     "--backend", backend], budget, self.cwd)
 
     def golden_suite(self, ops):
         """A suite directory with only these operators' cases: a filtered MANIFEST.json and
@@ -171,7 +198,7 @@ class Harness:
             json.dump(manifest, f)
         return suite
 
-    def _fuzz(self, ops, budget):
+    def _fuzz(self, ops, budget, backend):
         families = sorted({operators.family_of(op) for op in ops})
         family = families[0] if len(families) == 1 else "all"
         if self.fuzz_builder is None:

@@ -46,6 +46,10 @@ def parse_args(argv):
     p.add_argument("--modes", default="unit,properties,golden",
                    help="comma-separated, in order (default unit,properties,golden)")
     p.add_argument("--fuzz", action="store_true", help="add the fuzz mode (builds the fuzz preset)")
+    p.add_argument("--sanitize", action="store_true",
+                   help="add the sanitize mode (the unit tests in an ASan+UBSan scratch build)")
+    p.add_argument("--shard", help="K/N: run only the Kth of N interleaved shards of the "
+                   "selection (each shard needs its own --out)")
     p.add_argument("--all-modes", action="store_true",
                    help="run every mode on every mutant (the full kill matrix)")
     p.add_argument("--budget", action="append", default=[], metavar="MODE=SECONDS")
@@ -103,7 +107,20 @@ def select(args, equivalent):
         chosen = sample([m for m in chosen if m.id not in equivalent], args.sample)
     if args.every > 1:
         chosen = chosen[::args.every]
+    if args.shard:
+        k, n = (int(x) for x in args.shard.split("/"))
+        chosen = chosen[k - 1::n]
     return chosen
+
+
+def backend_of(mutant):
+    """The backend whose tests can see a mutant: cuda/ element functions run on cuda-host."""
+    return "cuda-host" if mutant.path.startswith("cuda/") else "optimized"
+
+
+def needs_device(mutant):
+    """A mutant of the device runner (launches, copies) changes nothing cuda-host runs."""
+    return mutant.path.endswith(".cu")
 
 
 def result_of(mutant, status, mode_results, killed_by, time_to_kill, build_seconds, reason=""):
@@ -116,9 +133,13 @@ def result_of(mutant, status, mode_results, killed_by, time_to_kill, build_secon
     }
 
 
-def run_mutant(mutant, tree, build, harness, mode_list, all_modes, build_timeout):
+def run_mutant(mutant, tree, build, harness, mode_list, all_modes, build_timeout, device):
     """Applies, builds, runs the modes, restores. Time to kill counts from the end of the
     build to the end of the first killing mode."""
+    if needs_device(mutant) and not device:
+        return result_of(mutant, "no-device", {}, [], None, 0,
+                         "changes only the device runner; no CUDA device here")
+    backend = "cuda" if needs_device(mutant) else backend_of(mutant)
     original = catalogue.apply(tree, mutant)
     try:
         start = time.monotonic()
@@ -128,7 +149,7 @@ def run_mutant(mutant, tree, build, harness, mode_list, all_modes, build_timeout
             return result_of(mutant, "build-failed", {}, [], None, build_seconds)
         results, killed_by, elapsed, time_to_kill = {}, [], 0.0, None
         for mode in mode_list:
-            r = harness.run(mode, mutant.ops)
+            r = harness.run(mode, mutant.ops, backend)
             results[mode] = r
             elapsed += r.seconds
             if r.status == "killed":
@@ -169,6 +190,8 @@ def main(argv=None):
         return 0
 
     mode_list = [m for m in args.modes.split(",") if m]
+    if args.sanitize and "sanitize" not in mode_list:
+        mode_list.append("sanitize")
     if args.fuzz and "fuzz" not in mode_list:
         mode_list.append("fuzz")
     budgets = dict(modes.DEFAULT_BUDGETS)
@@ -183,8 +206,10 @@ def main(argv=None):
     started = time.strftime("%Y-%m-%d %H:%M:%S")
     wall = time.monotonic()
     print(f"syncing {tree}: {scratch.sync_tree(REPO, tree)} files copied", flush=True)
-    build = scratch.release_build(tree, log)
+    device = scratch.cuda_device_present()
+    build = scratch.release_build(tree, log, device)
     fuzz_builds = {}
+    sanitizer = scratch.sanitizer_build(tree, log)
 
     def fuzz_builder(family):
         fb = fuzz_builds.setdefault(family, scratch.fuzz_build(tree, log, family))
@@ -192,17 +217,21 @@ def main(argv=None):
 
     harness = modes.Harness(tree, args.out, budgets, args.prop_cases,
                             fuzz_builder if "fuzz" in mode_list else None,
-                            rc_seed=args.rc_seed, robustness=not args.no_robustness)
+                            rc_seed=args.rc_seed, robustness=not args.no_robustness,
+                            sanitize_builder=(lambda: sanitizer.build(timeout=args.build_timeout))
+                            if "sanitize" in mode_list else None)
     if not build.build(timeout=None):
         sys.exit(f"the unmutated scratch tree does not build: see {log}")
 
     if not args.no_baseline:
-        ops = sorted({op for m in chosen if m.id not in equivalent for op in m.ops})
-        for mode in mode_list:
-            r = harness.run(mode, ops)
-            print(f"baseline {mode}: {r.status} ({r.seconds:.1f} s)", flush=True)
-            if r.status != "survived":
-                sys.exit(f"the unmutated tree fails mode {mode}; fix that first:\n{r.tail}")
+        live = [m for m in chosen if m.id not in equivalent and (device or not needs_device(m))]
+        for backend in sorted({backend_of(m) for m in live}):
+            ops = sorted({op for m in live if backend_of(m) == backend for op in m.ops})
+            for mode in mode_list:
+                r = harness.run(mode, ops, backend)
+                print(f"baseline {mode} ({backend}): {r.status} ({r.seconds:.1f} s)", flush=True)
+                if r.status != "survived":
+                    sys.exit(f"the unmutated tree fails mode {mode}; fix that first:\n{r.tail}")
 
     results = []
     info = {"started": started, "modes": mode_list, "all_modes": args.all_modes,
@@ -214,7 +243,8 @@ def main(argv=None):
         if m.id in equivalent:
             results.append(result_of(m, "equivalent", {}, [], None, 0, equivalent[m.id]))
             continue
-        r = run_mutant(m, tree, build, harness, mode_list, args.all_modes, args.build_timeout)
+        r = run_mutant(m, tree, build, harness, mode_list, args.all_modes, args.build_timeout,
+                       device)
         results.append(r)
         ttk = f" in {r['time_to_kill']:.1f} s by {','.join(r['killed_by'])}" if r["killed_by"] else ""
         print(f"[{i}/{len(chosen)}] {m.id}: {r['status']}{ttk} (build {r['build_seconds']:.0f} s)",

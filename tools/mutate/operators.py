@@ -63,6 +63,16 @@ TABLE = {
                    + ["flatten", "expand_dims", "reshape", "squeeze", "concatenate"]},
     "vision": {"*": FAMILIES["vision"]},
     "ov": {"*": FAMILIES["ov"]},
+    # cuda/: the element functions cuda-host runs. map, gather and the common helpers serve
+    # every family (the default "*"); the nn and vision headers hold one function per kind.
+    "nn_device": {"reduce_element": FAMILIES["reduce"], "conv2d_element": ["conv2d"],
+                  "dense_element": ["dense"], "pool_element": ["max_pool2d"],
+                  "*": FAMILIES["reduce"] + FAMILIES["nn"]},
+    "vision_device": {"valid_counts_batch": ["get_valid_counts"],
+                      "*": ["non_max_suppression"]},
+    "device_common": {"*": ["*"]},
+    "map_device": {"*": ["*"]},
+    "gather_device": {"take_element": ["take", "cvm_lut"], "*": ["*"]},
 }
 
 _DEF = re.compile(r"^(?:template\s*<.*>\s*)?(?:[\w:<>,*&\s]+?\s)?[*&]?(\w+)\s*\((?:[^;]*$|.*\{)")

@@ -1,7 +1,8 @@
 """The kill matrix as JSON (for tools) and Markdown (for people and docs/mutation.md).
 
 Scores follow the usual definition: killed / (mutants that are neither equivalent nor
-build-failed). A build failure says nothing about the harness, and an equivalent mutant cannot
+build-failed; a mutant of the CUDA device runner on a machine without a GPU is "no-device", also
+unscored). A build failure says nothing about the harness, and an equivalent mutant cannot
 be killed; timeouts stay in the denominator (a hang the harness did not turn into a failure
 within its budget is not a kill).
 """
@@ -9,7 +10,11 @@ within its budget is not a kill).
 import collections
 import json
 
-from modes import MODES
+from modes import MODES, expand_ops
+
+# The scores are kept apart for the CPU kernels and the CUDA element functions (run on
+# cuda-host): the CPU score is the one with a target.
+PARTS = (("CPU (optimized/)", "optimized/"), ("CUDA (cuda/, on cuda-host)", "cuda/"))
 
 
 def _score(killed, total):
@@ -28,7 +33,7 @@ def summary(results):
     per_file = collections.defaultdict(lambda: [0, 0])
     for r in scored(results):
         killed = r["status"] == "killed"
-        for op in r["ops"]:
+        for op in expand_ops(r["ops"]):
             per_op[op][0] += killed
             per_op[op][1] += 1
         per_kind[r["kind"]][0] += killed
@@ -57,26 +62,43 @@ def markdown(run_info, results, title="Mutation testing"):
               f" ({'all modes per mutant' if run_info.get('all_modes') else 'stop at the first kill'}),"
               f" selection: {run_info.get('selection', '?')}.", ""]
     lines += ["| status | mutants |", "|---|---:|"]
-    for status in ("killed", "survived", "timeout", "build-failed", "equivalent"):
+    for status in ("killed", "survived", "timeout", "build-failed", "equivalent", "no-device"):
         lines.append(f"| {status} | {counts.get(status, 0)} |")
     lines += ["", f"**Mutation score: {_score(total_killed, len(scored(results)))}** "
               "(killed / non-equivalent, build failures excluded)", ""]
-    lines += ["## Per mode", "",
+    parts = [(name, [r for r in results if r["file"].startswith(prefix)]) for name, prefix in PARTS]
+    parts = [(name, rs) for name, rs in parts if rs]
+    lines += ["| part | score | killed within 60 s | slowest kill (s) |", "|---|---|---|---:|"]
+    for name, rs in parts:
+        kills = [r["time_to_kill"] for r in rs if r["status"] == "killed"
+                 and r.get("time_to_kill") is not None]
+        fast = sum(1 for t in kills if t <= 60)
+        lines.append(f"| {name} | {_score(sum(r['status'] == 'killed' for r in rs), len(scored(rs)))}"
+                     f" | {fast}/{len(kills)} | {max(kills) if kills else 0:.1f} |")
+    per_part = [(name, summary(rs)) for name, rs in parts]
+    names = [name.split(" ")[0] for name, _ in per_part]
+    lines += ["", "## Per mode", "",
               "A mode's score counts only the mutants that reached it (with stop-at-first-kill, the "
               "later modes see only the earlier modes' survivors).", "",
-              "| mode | killed / run |", "|---|---|"]
+              "| mode | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
     for mode in MODES:
-        if mode in per_mode:
-            lines.append(f"| {mode} | {_score(*per_mode[mode])} |")
-    lines += ["", "## Per operator", "", "| operator | score |", "|---|---|"]
-    for op in sorted(per_op):
-        lines.append(f"| {op} | {_score(*per_op[op])} |")
+        if any(mode in sm[1] for _, sm in per_part):
+            lines.append(f"| {mode} | " + " | ".join(_score(*sm[1][mode]) if mode in sm[1] else ""
+                                                      for _, sm in per_part) + " |")
+    lines += ["", "## Per operator", "",
+              "A mutant of a helper shared by several operators counts for each of them.", "",
+              "| operator | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    for op in sorted({op for _, sm in per_part for op in sm[0]}):
+        lines.append(f"| {op} | " + " | ".join(_score(*sm[0][op]) if op in sm[0] else "n/a"
+                                                for _, sm in per_part) + " |")
     lines += ["", "## Per file", "", "| file | score |", "|---|---|"]
     for path in sorted(per_file):
         lines.append(f"| {path} | {_score(*per_file[path])} |")
-    lines += ["", "## Per kind", "", "| kind | score |", "|---|---|"]
-    for kind in sorted(per_kind):
-        lines.append(f"| {kind} | {_score(*per_kind[kind])} |")
+    lines += ["", "## Per kind", "", "| kind | " + " | ".join(names) + " |",
+              "|---|" + "---|" * len(names)]
+    for kind in sorted({k for _, sm in per_part for k in sm[2]}):
+        lines.append(f"| {kind} | " + " | ".join(_score(*sm[2][kind]) if kind in sm[2] else ""
+                                                  for _, sm in per_part) + " |")
     if run_info.get("all_modes"):
         lines += ["", "## Mode gaps", "",
                   "Killed mutants that a mode missed (every mode ran on every mutant): what that "

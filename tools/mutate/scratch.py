@@ -104,11 +104,33 @@ def _fast_link():
     return ["-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld"] if shutil.which("ld.lld") else []
 
 
-def release_build(tree, log):
-    """The release preset's configuration: what the unit, property and golden modes run."""
+def cuda_device_present():
+    """Whether a CUDA device can run the `cuda` backend here (nvidia-smi lists one)."""
+    if not shutil.which("nvidia-smi"):
+        return False
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0 and b"GPU" in out.stdout
+
+
+def release_build(tree, log, with_cuda):
+    """The release preset's configuration: what the unit, property and golden modes run.
+    Without a device the CUDA backend cannot run a test, so nvcc (15 s a mutant of a cuda/
+    header) is left out; cuda-host still compiles every cuda/*.h element function."""
     return ScratchBuild(tree, os.path.join(tree, "build"),
-                        ["-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_COMPILER=g++"] + _fast_link(),
+                        ["-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_COMPILER=g++"] + _fast_link()
+                        + ([] if with_cuda else ["-DCVMCHECK_CUDA=OFF"]),
                         ["cvmcheck", "cvmcheck_tests"], log)
+
+
+def sanitizer_build(tree, log):
+    """The asan-ubsan preset's configuration: the unit tests under ASan+UBSan."""
+    return ScratchBuild(tree, os.path.join(tree, "build-asan"),
+                        ["-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DCMAKE_CXX_COMPILER=clang++",
+                         "-DCVMCHECK_SANITIZE=ON", "-DCVMCHECK_CUDA=OFF"] + _fast_link(),
+                        ["cvmcheck_tests"], log)
 
 
 def fuzz_build(tree, log, family):
