@@ -1,10 +1,12 @@
 #include "cvmcheck/tensor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <sstream>
 
 #include "cvmcheck/errors.h"
 #include "cvmcheck/precision.h"
+#include "cvmcheck/tensor_poison.h"
 
 namespace cvm {
 
@@ -42,6 +44,14 @@ std::vector<int64_t> row_major_strides(const Shape& shape) {
   return strides;
 }
 
+namespace {
+std::atomic<bool> g_poison{true};
+std::atomic<uint32_t> g_poison_calls{0};
+}  // namespace
+
+void set_poison_uninitialized(bool on) { g_poison.store(on, std::memory_order_relaxed); }
+bool poison_uninitialized() { return g_poison.load(std::memory_order_relaxed); }
+
 Tensor Tensor::uninitialized(DType dtype, const Shape& shape, int precision) {
   validate_shape(shape, "tensor");
   Tensor t;
@@ -53,6 +63,16 @@ Tensor Tensor::uninitialized(DType dtype, const Shape& shape, int precision) {
     t.i8_.resize(static_cast<size_t>(t.size_));
   } else {
     t.i32_.resize(static_cast<size_t>(t.size_));
+  }
+  if (poison_uninitialized()) {
+    // A large odd multiplier spreads consecutive calls over unrelated values.
+    const uint32_t call = g_poison_calls.fetch_add(1, std::memory_order_relaxed);
+    const uint32_t bits = 0x5EED1234u ^ (call * 0x9E3779B1u);
+    if (dtype == DType::kInt8) {
+      std::fill(t.i8_.begin(), t.i8_.end(), static_cast<int8_t>(bits >> 24));
+    } else {
+      std::fill(t.i32_.begin(), t.i32_.end(), static_cast<int32_t>(bits));
+    }
   }
   return t;
 }

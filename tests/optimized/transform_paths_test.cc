@@ -94,6 +94,9 @@ TEST(TransformPaths, TransposeTilesWithRaggedEdges) {
   check("transpose", {}, {rng.tensor({67, 45}, 32)});
   check("transpose", {}, {rng.tensor({300, 257}, 8, true)});
   check("transpose", {{"axes", "(1, 0)"}}, {rng.tensor({8, 9000}, 16)});
+  // Output rows of 64k + 1: a last tile one row high (optimized/transform_copy.cc:122).
+  check("transpose", {}, {rng.tensor({129, 70}, 16)});
+  check("transpose", {}, {rng.tensor({65, 200}, 8, true)});
   const Tensor x3 = rng.tensor({19, 33, 140}, 12);
   for (const char* axes : {"(0, 1, 2)", "(0, 2, 1)", "(1, 0, 2)", "(1, 2, 0)", "(2, 0, 1)",
                            "(2, 1, 0)", "(-1, -3, -2)"}) {
