@@ -135,6 +135,22 @@ TEST_F(VisionOvPaths, NmsLargeIntersectionBranchMatchesTheReference) {
            {make({1, rows, 6}, x, 30, false), make({1}, {static_cast<int32_t>(rows)}, 8, false)}};
     expect_matches(k, true);
   }
+  // Intersections in the narrow window ((2^63-1)/100, (2^63-1)/99]: just above the branch point,
+  // where computing 100 * inter would overflow (optimized/vision.cc:70).
+  for (int64_t side : {int64_t{303700000}, int64_t{304500000}, int64_t{305200000}}) {
+    std::vector<int32_t> x;
+    for (int64_t n = 0; n < 4; ++n) {
+      for (int64_t v : {int64_t{0}, 4 - n, int64_t{0}, int64_t{0}, side - n, side + n}) {
+        x.push_back(static_cast<int32_t>(v));
+      }
+    }
+    for (const char* threshold : {"50", "99", "100"}) {
+      Case k{"non_max_suppression",
+             {{"iou_threshold", threshold}},
+             {make({1, 4, 6}, x, 30, false), make({1}, {4}, 8, false)}};
+      expect_matches(k, true);
+    }
+  }
 }
 
 // Enough batches and rows that the optimized backend splits them over two threads.
