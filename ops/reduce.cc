@@ -69,6 +69,11 @@ std::vector<OpInfo> reduce_ops() {
          {T({1, 1, 1}, {-3}, 8)}),
       ok("exclude_axis_1", R"J({"axis": "1", "exclude": "true", "keepdims": "true"})J",
          {T({2, 2}, {1, 9, 8, 2}, 5)}, {T({1, 2}, {8, 9}, 5)}),
+      // Values whose sum would overflow int32: a kernel that also accumulates a sum (as the
+      // CUDA element function shares its loop with sum) must do it in int64 (UBSan sees it).
+      ok("precision_32_extremes", R"J({"axis": "(1,)"})J",
+         {T({2, 2}, {2147483647, 2147483647, -2147483647, -2147483647}, 32)},
+         {T({2}, {2147483647, -2147483647}, 32)}),
   };
   for (Example& e : reduce_errors()) max.examples.push_back(e);
 

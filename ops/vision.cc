@@ -210,6 +210,18 @@ std::vector<Example> nms_worked_examples() {
          {T({1, 2, 6},
             {0, 9, -536870911, -536870911, 536870911, 536870908, 0, 8, -536870911, -536870911,
              107374184, 536870905}, 30)}),
+      // The intersection 303014943 * 304386706 is exactly (2^63 - 1) / 100, the branch point:
+      // 100 * I / U = 96 (the large branch's I / (U / 100) would give 97).
+      ok("precision_30_overlap_at_the_branch_point_keeps", R"J({"iou_threshold": "97"})J",
+         {T({1, 2, 6}, {0, 2, 0, 0, 305194364, 311559848, 0, 1, 0, 0, 303014943, 304386706}, 30),
+          two},
+         {T({1, 2, 6}, {0, 2, 0, 0, 305194364, 311559848, 0, 1, 0, 0, 303014943, 304386706},
+            30)}),
+      // I = 305000000^2, just above the branch point (where 100 * I overflows int64): 100.
+      ok("precision_30_overlap_just_above_the_branch_point_suppresses", "{}",
+         {T({1, 2, 6}, {0, 2, 0, 0, 305000000, 305000000, 0, 1, 0, 0, 305000000, 305000000}, 30),
+          two},
+         {T({1, 2, 6}, concat_rows({{0, 2, 0, 0, 305000000, 305000000}, kFill}), 30)}),
       ok("precision_1_output_precision_2", "{}",
          {T({1, 2, 6}, std::vector<int32_t>(12, 0), 1), T({1}, {1}, 2)},
          {T({1, 2, 6}, concat_rows({{0, 0, 0, 0, 0, 0}, kFill}), 2)}),

@@ -153,6 +153,21 @@ TEST_F(VisionOvPaths, NmsLargeIntersectionBranchMatchesTheReference) {
   }
 }
 
+// Thresholds above any overlap percentage (at most 101, from the large-intersection rounding),
+// up to the largest int attribute: nothing is suppressed.
+TEST_F(VisionOvPaths, NmsThresholdsAboveEveryPercentageSuppressNothing) {
+  std::vector<int32_t> x;
+  for (int32_t n = 0; n < 6; ++n) {
+    for (int32_t v : {0, 10 - n, n, n, 100 + n, 100 + n}) x.push_back(v);
+  }
+  for (const char* threshold : {"2147483647", "102"}) {
+    Case k{"non_max_suppression",
+           {{"iou_threshold", threshold}, {"force_suppress", "true"}},
+           {make({1, 6, 6}, x, 12, false), make({1}, {6}, 8, false)}};
+    expect_matches(k, true);
+  }
+}
+
 // Enough batches and rows that the optimized backend splits them over two threads.
 TEST_F(VisionOvPaths, NmsAndValidCountsSameBytesOnOneAndTwoThreads) {
   Rng rng(13);

@@ -158,6 +158,8 @@ def run_mutant(mutant, tree, build, harness, mode_list, all_modes, build_timeout
                     time_to_kill = round(elapsed, 2)
                 if not all_modes:
                     break
+            elif r.status == "timeout":
+                break  # a hang: the later modes would only hang too, each for its whole budget
         if killed_by:
             status = "killed"
         elif any(r.status == "timeout" for r in results.values()):
