@@ -4,6 +4,8 @@
 # reference, a runtime_error from the reference, a crash, a leak or a sanitizer report.
 # Findings are kept under reports/fuzz/ (libFuzzer artifacts); turn one into a case with
 #   build/bin/cvmcheck repro reports/fuzz/<target>-crash-... --target <target> --out DIR
+# The seed is fixed (CVMCHECK_FUZZ_SEED, default 1) so that a gate run is repeatable; the nightly
+# campaign (ci/fuzz-nightly.sh) draws its seeds at random.
 # Usage: ci/fuzz-smoke.sh [SECONDS_PER_TARGET] [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +19,7 @@ status=0
 for t in "${targets[@]}"; do
   work=$(mktemp -d)
   log="reports/fuzz/${t}.log"
-  if build-fuzz/bin/fuzz_"$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  if build-fuzz/bin/fuzz_"$t" -max_total_time="$seconds" -seed="${CVMCHECK_FUZZ_SEED:-1}" -timeout=10 -rss_limit_mb=2048 \
       -dict=fuzz/attrs.dict -artifact_prefix="reports/fuzz/${t}-" -print_final_stats=1 \
       "$work" "corpus/$t" >"$log" 2>&1; then
     execs=$(grep -E "stat::number_of_executed_units" "$log" | awk '{print $2}')

@@ -57,8 +57,15 @@ std::vector<std::string> other_backends(const Registry& registry) {
 
 DiffResult diff_call(const Registry& registry, const Call& call,
                      const std::vector<std::string>& backends) {
+  return diff_call_against(registry, call,
+                           run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs),
+                           backends);
+}
+
+DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome reference,
+                             const std::vector<std::string>& backends) {
   DiffResult result;
-  result.reference = run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
+  result.reference = std::move(reference);
   if (call.expected && *call.expected != result.reference.kind) {
     result.expectation_failure =
         concat(outcome_name(*call.expected), " (rule ", call.rule.empty() ? "-" : call.rule,

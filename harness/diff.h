@@ -41,6 +41,10 @@ struct DiffResult {
 // recorded as skipped.
 DiffResult diff_call(const Registry& registry, const Call& call,
                      const std::vector<std::string>& backends);
+// As diff_call, with the reference's outcome already computed (by a caller that ran it under a
+// bound first, as the fuzz targets do).
+DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome reference,
+                             const std::vector<std::string>& backends);
 
 // All backends of the registry except the reference.
 std::vector<std::string> other_backends(const Registry& registry);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cvmcheck/errors.h"
+#include "cvmcheck/tensor_cap.h"
 
 namespace cvm {
 
@@ -91,6 +92,8 @@ std::vector<Tensor> run_op(const Registry& registry, const std::string& backend,
     throw LogicError(prefix + e.what());
   } catch (const RuntimeError& e) {
     throw RuntimeError(prefix + e.what());
+  } catch (const TensorCapExceeded&) {
+    throw;  // the caller's bound, not an outcome of the operator (cvmcheck/tensor_cap.h)
   } catch (const std::bad_alloc&) {
     throw RuntimeError(prefix + "out of memory");
   } catch (const std::exception& e) {

@@ -6,6 +6,7 @@
 
 #include "cvmcheck/errors.h"
 #include "cvmcheck/precision.h"
+#include "cvmcheck/tensor_cap.h"
 #include "cvmcheck/tensor_poison.h"
 
 namespace cvm {
@@ -52,8 +53,22 @@ std::atomic<uint32_t> g_poison_calls{0};
 void set_poison_uninitialized(bool on) { g_poison.store(on, std::memory_order_relaxed); }
 bool poison_uninitialized() { return g_poison.load(std::memory_order_relaxed); }
 
+namespace {
+thread_local int64_t t_tensor_cap = -1;
+}  // namespace
+
+ScopedTensorCap::ScopedTensorCap(int64_t max_elements) : previous_(t_tensor_cap) {
+  t_tensor_cap = max_elements;
+}
+ScopedTensorCap::~ScopedTensorCap() { t_tensor_cap = previous_; }
+int64_t tensor_cap() { return t_tensor_cap; }
+
 Tensor Tensor::uninitialized(DType dtype, const Shape& shape, int precision) {
   validate_shape(shape, "tensor");
+  if (t_tensor_cap >= 0 && shape_size(shape) > t_tensor_cap) {
+    throw TensorCapExceeded(concat("tensor ", shape_str(shape), " is over the cap of ",
+                                   t_tensor_cap, " elements in scope"));
+  }
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = shape;

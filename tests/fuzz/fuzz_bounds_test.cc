@@ -1,0 +1,47 @@
+// The fuzz targets' bound on the work of one call (kFuzzMaxTensorElements): a call whose
+// reference would make a tensor over the cap is skipped before any kernel arithmetic; one at the
+// cap still runs on every backend, so the bound hides no finding inside it. (CI once timed out
+// on an upsampling with a scale of thousands: a single call took over 10 s.)
+#include <gtest/gtest.h>
+
+#include "harness/call.h"
+#include "harness/fuzz_input.h"
+
+namespace cvm {
+namespace {
+
+Call upsampling(int64_t side, int64_t scale) {
+  Call call;
+  call.op = "upsampling";
+  call.attrs = {{"scale", std::to_string(scale)}};
+  call.inputs.push_back(
+      Tensor::from_values({1, 1, side, side}, std::vector<int32_t>(side * side, 7), 8));
+  return call;
+}
+
+TEST(FuzzBounds, ACallWhoseOutputIsOverTheCapIsSkipped) {
+  const Call huge = upsampling(4, 4095);  // 268 million outputs: tens of seconds per backend
+  EXPECT_FALSE(bounded_reference(huge).has_value());
+  EXPECT_FALSE(fuzz_one(huge).has_value());
+}
+
+TEST(FuzzBounds, ACallAtTheCapRunsAndItsOutcomeIsTheReferences) {
+  const Call at_cap = upsampling(4, 64);  // (1, 1, 256, 256): exactly kFuzzMaxTensorElements
+  ASSERT_EQ(256 * 256, kFuzzMaxTensorElements);
+  const std::optional<Outcome> reference = bounded_reference(at_cap);
+  ASSERT_TRUE(reference.has_value());
+  ASSERT_EQ(reference->kind, OutcomeKind::kOk);
+  EXPECT_EQ(reference->outputs.at(0).size(), kFuzzMaxTensorElements);
+  EXPECT_FALSE(fuzz_one(at_cap).has_value());
+}
+
+TEST(FuzzBounds, AnInvalidCallIsStillCheckedWhateverItsSize) {
+  // A scale at the attribute limit is a logic_error before any allocation, so the cap does not
+  // hide the error-class check.
+  const std::optional<Outcome> reference = bounded_reference(upsampling(4, 4096));
+  ASSERT_TRUE(reference.has_value());
+  EXPECT_EQ(reference->kind, OutcomeKind::kLogicError);
+}
+
+}  // namespace
+}  // namespace cvm
