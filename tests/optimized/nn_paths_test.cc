@@ -271,6 +271,33 @@ TEST(NnPaths, Conv2dLargerLayersMatchTheReference) {
   check_cases(cases);
 }
 
+// Several input channels per group on the direct path: the GEMM plan is refused because a wide
+// width dilation makes most of its computed pixels fall outside the image (gemm work over 8x
+// the direct work). The direct kernel's fast plane path is for one channel per group only; a
+// guard that sent these calls to it survived every other test.
+TEST(NnPaths, Conv2dDirectFallbackWithSeveralChannelsPerGroupMatchesTheReference) {
+  Rng rng(402);
+  std::vector<Case> cases;
+  for (int64_t icg : {2, 3, 5}) {
+    for (int64_t groups : {1, 2}) {
+      const int64_t oc = groups * 3, dilation_w = 580, w = 600;
+      Case k;
+      k.op = "conv2d";
+      k.attrs = {{"channels", std::to_string(oc)},
+                 {"kernel_size", "(2, 2)"},
+                 {"dilation", tuple(1, dilation_w)},
+                 {"groups", std::to_string(groups)},
+                 {"use_bias", groups == 1 ? "true" : "false"}};
+      k.inputs = {rng.tensor({1, groups * icg, 6, w}, 6), rng.tensor({oc, icg, 2, 2}, 6)};
+      if (groups == 1) k.inputs.push_back(rng.tensor({oc}, 12));
+      k.what = "conv2d direct fallback icg " + std::to_string(icg) + " groups " +
+               std::to_string(groups);
+      cases.push_back(k);
+    }
+  }
+  check_cases(cases);
+}
+
 // vpdpbusd's shifted sums, sum((x + 128) * w), exceed int32 here (x = +-1 with 147456 terms);
 // the result is exact only through the modulo-2^32 argument of optimized/nn_gemm.h.
 TEST(NnPaths, Conv2dShiftedSumsThatWrapInt32StayExact) {

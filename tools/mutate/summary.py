@@ -20,14 +20,19 @@ import equivalents  # noqa: E402
 import report  # noqa: E402
 
 INTRO = """How strong is each harness mode? `tools/mutate/mutate.py` plants one small bug at a time in a
-scratch copy of the kernels (`optimized/`, and `cuda/` once present), rebuilds incrementally and
-runs the harness modes restricted to the mutated operator: `unit` (examples, robustness, nn
-paths, `tests/mutation_kills_test.cc`), `properties` (RapidCheck), `golden` (replay) and,
-optionally, `fuzz` (the family's libFuzzer target). Kinds: relational flips, off-by-one in loop
-bounds and clamps, swapped indices/strides, dropped clamps, int32 narrowing of int64
-intermediates, wrong rounding constants, dropped bias, swapped error classes. Equivalent mutants
-are listed with a reason in `tools/mutate/equivalent.txt`. CI runs a fixed sample
-(`ci/mutation-sample.sh`); `ci/mutation-nightly.sh` runs the catalogue and rewrites this page.
+scratch copy of the kernels (`optimized/` and `cuda/`), rebuilds incrementally and runs the
+harness modes restricted to the mutated operator: `unit` (examples, nn and family path tests,
+`tests/mutation_kills_test.cc`, optionally the robustness tests), `properties` (RapidCheck,
+fixed seed), `golden` (replay), `sanitize` (the unit tests in an ASan+UBSan build with
+libstdc++ assertions: overruns that change no output) and, optionally, `fuzz` (the family's
+libFuzzer target). A mutant of `cuda/*.h` runs the same tests on the `cuda-host` backend, which
+executes those `__host__ __device__` element functions on the CPU; a mutant of the device runner
+(`cuda/device_runner.cu`: launches, copies) needs a GPU and is reported `no-device` without one.
+Kinds: relational flips, off-by-one in loop bounds and clamps, swapped indices/strides, dropped
+clamps, int32 narrowing of int64 intermediates, wrong rounding constants, dropped bias, swapped
+error classes. Equivalent mutants are listed with a reason in `tools/mutate/equivalent.txt`. CI
+runs a fixed sample (`ci/mutation-sample.sh`); `ci/mutation-nightly.sh --jobs N` runs the
+catalogue in N shards and rewrites this page.
 """
 
 
