@@ -19,8 +19,9 @@ status=0
 for t in "${targets[@]}"; do
   work=$(mktemp -d)
   log="reports/fuzz/${t}.log"
-  if build-fuzz/bin/fuzz_"$t" -max_total_time="$seconds" -seed="${CVMCHECK_FUZZ_SEED:-1}" -timeout=10 -rss_limit_mb=2048 \
-      -dict=fuzz/attrs.dict -artifact_prefix="reports/fuzz/${t}-" -print_final_stats=1 \
+  if build-fuzz/bin/fuzz_"$t" -max_total_time="$seconds" -seed="${CVMCHECK_FUZZ_SEED:-1}" \
+      -timeout=10 -rss_limit_mb=2048 -dict=fuzz/attrs.dict -artifact_prefix="reports/fuzz/${t}-" \
+      -print_final_stats=1 \
       "$work" "corpus/$t" >"$log" 2>&1; then
     execs=$(grep -E "stat::number_of_executed_units" "$log" | awk '{print $2}')
     rate=$(grep -E "stat::average_exec_per_sec" "$log" | awk '{print $2}')

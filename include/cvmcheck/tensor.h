@@ -91,6 +91,10 @@ class Tensor {
   bool identical(const Tensor& other) const;
 
  private:
+  // Validated (LogicError), checked against a ScopedTensorCap, storage unfilled.
+  static Tensor allocate(DType dtype, const Shape& shape, int precision);
+  void fill(int32_t value);  // int8 tensors take the low byte
+
   DType dtype_ = DType::kInt32;
   Shape shape_;
   int64_t size_ = 0;

@@ -48,14 +48,11 @@ std::vector<int64_t> row_major_strides(const Shape& shape) {
 namespace {
 std::atomic<bool> g_poison{true};
 std::atomic<uint32_t> g_poison_calls{0};
+thread_local int64_t t_tensor_cap = -1;
 }  // namespace
 
 void set_poison_uninitialized(bool on) { g_poison.store(on, std::memory_order_relaxed); }
 bool poison_uninitialized() { return g_poison.load(std::memory_order_relaxed); }
-
-namespace {
-thread_local int64_t t_tensor_cap = -1;
-}  // namespace
 
 ScopedTensorCap::ScopedTensorCap(int64_t max_elements) : previous_(t_tensor_cap) {
   t_tensor_cap = max_elements;
@@ -63,7 +60,7 @@ ScopedTensorCap::ScopedTensorCap(int64_t max_elements) : previous_(t_tensor_cap)
 ScopedTensorCap::~ScopedTensorCap() { t_tensor_cap = previous_; }
 int64_t tensor_cap() { return t_tensor_cap; }
 
-Tensor Tensor::uninitialized(DType dtype, const Shape& shape, int precision) {
+Tensor Tensor::allocate(DType dtype, const Shape& shape, int precision) {
   validate_shape(shape, "tensor");
   if (t_tensor_cap >= 0 && shape_size(shape) > t_tensor_cap) {
     throw TensorCapExceeded(concat("tensor ", shape_str(shape), " is over the cap of ",
@@ -79,26 +76,31 @@ Tensor Tensor::uninitialized(DType dtype, const Shape& shape, int precision) {
   } else {
     t.i32_.resize(static_cast<size_t>(t.size_));
   }
+  return t;
+}
+
+void Tensor::fill(int32_t value) {
+  if (dtype_ == DType::kInt8) {
+    std::fill(i8_.begin(), i8_.end(), static_cast<int8_t>(value));
+  } else {
+    std::fill(i32_.begin(), i32_.end(), static_cast<int32_t>(value));
+  }
+}
+
+Tensor Tensor::uninitialized(DType dtype, const Shape& shape, int precision) {
+  Tensor t = allocate(dtype, shape, precision);
   if (poison_uninitialized()) {
     // A large odd multiplier spreads consecutive calls over unrelated values.
     const uint32_t call = g_poison_calls.fetch_add(1, std::memory_order_relaxed);
     const uint32_t bits = 0x5EED1234u ^ (call * 0x9E3779B1u);
-    if (dtype == DType::kInt8) {
-      std::fill(t.i8_.begin(), t.i8_.end(), static_cast<int8_t>(bits >> 24));
-    } else {
-      std::fill(t.i32_.begin(), t.i32_.end(), static_cast<int32_t>(bits));
-    }
+    t.fill(dtype == DType::kInt8 ? static_cast<int8_t>(bits >> 24) : static_cast<int32_t>(bits));
   }
   return t;
 }
 
 Tensor Tensor::zeros(DType dtype, const Shape& shape, int precision) {
-  Tensor t = uninitialized(dtype, shape, precision);
-  if (dtype == DType::kInt8) {
-    std::fill(t.i8_.begin(), t.i8_.end(), int8_t{0});
-  } else {
-    std::fill(t.i32_.begin(), t.i32_.end(), 0);
-  }
+  Tensor t = allocate(dtype, shape, precision);  // not uninitialized: no poison pass to undo
+  t.fill(0);
   return t;
 }
 
@@ -107,7 +109,7 @@ Tensor Tensor::from_values(const Shape& shape, const std::vector<int32_t>& value
   validate_shape(shape, "tensor");
   verify(static_cast<int64_t>(values.size()) == shape_size(shape), "tensor ", shape_str(shape),
          " needs ", shape_size(shape), " values, got ", values.size());
-  Tensor t = zeros(dtype, shape, precision);
+  Tensor t = allocate(dtype, shape, precision);  // every element is written below
   for (size_t i = 0; i < values.size(); ++i) {
     if (dtype == DType::kInt8) {
       verify(values[i] >= -128 && values[i] <= 127, "value ", values[i], " does not fit int8");
