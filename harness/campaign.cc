@@ -1,8 +1,8 @@
 #include "harness/campaign.h"
 
 #include <chrono>
+#include <filesystem>
 #include <iomanip>
-#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -63,6 +63,27 @@ bool draw_call(const OpGenerators& gens, uint64_t seed, double invalid_share, Ca
 
 }  // namespace
 
+std::string finding_signature(const std::string& op, const CallVerdict& verdict,
+                              const std::string& rule) {
+  const DiffResult& diff = verdict.diff;
+  if (diff.expectation_failure) {
+    return op + "|reference|expectation|" + (rule.empty() ? "valid" : rule) + "|" +
+           outcome_name(diff.reference.kind);
+  }
+  for (const BackendRun& run : diff.runs) {
+    if (run.skipped || !run.difference) continue;
+    const Difference& d = *run.difference;
+    std::string signature = op + "|" + run.backend + "|" + d.kind;
+    if (d.kind == "class") {
+      signature += std::string("|") + outcome_name(diff.reference.kind) + "->" +
+                   outcome_name(run.outcome.kind);
+    }
+    if (d.output >= 0) signature += "|output " + std::to_string(d.output);
+    return signature;
+  }
+  return op + "|?";
+}
+
 CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
                             const CampaignProgress& progress, double progress_interval) {
   CampaignResult result;
@@ -92,7 +113,7 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
     for (const std::string& b : result.backends) result.table[op->name][b];
   }
 
-  std::set<std::string> seen_keys;
+  std::map<std::string, size_t> finding_index;  // signature -> its place in findings
   const Clock::time_point start = Clock::now();
   double last_progress = 0;
   for (uint64_t index = 0;; ++index) {
@@ -113,10 +134,7 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
       continue;
     }
     const Clock::time_point call_start = Clock::now();
-    const bool room = static_cast<int>(result.findings.size()) < options.max_repros;
-    const std::string name = op.name + "-" + hex(seed);
-    CallVerdict verdict = judge_call(registry, call, compared,
-                                     room ? options.repro_root : std::string(), name);
+    CallVerdict verdict = judge_call(registry, call, compared, std::string(), std::string());
     result.op_seconds[op.name] += since(call_start);
     ++result.calls;
 
@@ -133,25 +151,51 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
     }
     if (verdict.passed) continue;
     ++result.mismatches;
-    const std::string backend = verdict.diff.failing_backend();
-    std::string other_kind = "-", index_text = "-";
-    for (const BackendRun& run : verdict.diff.runs) {
-      if (run.backend == backend && run.difference) {
-        other_kind = outcome_name(run.outcome.kind);
-        index_text = std::to_string(run.difference->output) + ":" +
-                     std::to_string(run.difference->first_index);
-      }
+    const std::string key = finding_signature(op.name, verdict, call.rule);
+    auto [slot, first] = finding_index.try_emplace(key, result.findings.size());
+    if (first) {
+      CampaignFinding finding;
+      finding.op = op.name;
+      finding.backend = verdict.diff.failing_backend();
+      finding.rule = call.rule;
+      finding.case_seed = seed;
+      finding.key = key;
+      finding.summary = verdict.report;
+      result.findings.push_back(std::move(finding));
     }
-    CampaignFinding finding;
-    finding.op = op.name;
-    finding.backend = backend;
-    finding.rule = call.rule;
-    finding.case_seed = seed;
-    finding.key = op.name + "|" + backend + "|" + outcome_name(verdict.diff.reference.kind) + "|" +
-                  other_kind + "|" + index_text;
-    finding.summary = verdict.report;
-    finding.repro_dir = verdict.repro_dir;
-    if (seen_keys.insert(finding.key).second) result.findings.push_back(std::move(finding));
+    CampaignFinding& finding = result.findings[slot->second];
+    ++finding.calls;
+    // Bounded whatever the bug: a repeating finding writes at most repros_per_signature
+    // directories, and the whole campaign max_repros directories and about max_repro_bytes.
+    const bool room = !options.repro_root.empty() &&
+                      static_cast<int>(finding.repro_dirs.size()) < options.repros_per_signature &&
+                      result.repros_written < options.max_repros &&
+                      result.repro_bytes < options.max_repro_bytes;
+    if (!room) continue;
+    save_repro(call, (std::filesystem::path(options.repro_root) / (op.name + "-" + hex(seed))).string(),
+               verdict);
+    ++result.repros_written;
+    result.repro_bytes += directory_bytes(verdict.repro_dir);
+    finding.repro_dirs.push_back(verdict.repro_dir);
+    if (finding.repro_dir.empty()) {
+      finding.repro_dir = verdict.repro_dir;
+      finding.case_seed = seed;
+      finding.summary = verdict.report;
+    }
+  }
+  for (const std::string& name : compared) {
+    int64_t runs = 0;
+    for (const auto& [op_name, row] : result.table) runs += row.at(name).cases;
+    if (runs > 0) continue;
+    const Backend* backend = registry.find_backend(name);
+    // With the default selection an unavailable backend (no GPU) is a listed skip; one asked
+    // for by name, or an available one, that compared nothing fails the campaign.
+    if (!backend->available && options.backends.empty()) continue;
+    result.nothing_compared[name] =
+        !backend->available ? "unavailable: " + backend->unavailable_reason
+                            : (result.calls == 0 ? "no call was made"
+                                                 : "skipped on every call (implements none of the "
+                                                   "selected operators)");
   }
   result.seconds = since(start);
   return result;
@@ -181,8 +225,18 @@ std::string campaign_table(const CampaignResult& result) {
       << result.seconds << " s (" << std::setprecision(0)
       << (result.seconds > 0 ? static_cast<double>(result.calls) / result.seconds : 0.0)
       << " calls/s), backend runs " << totals.cases << ", skipped " << totals.skipped
-      << ", mismatching calls " << result.mismatches << ", distinct findings "
-      << result.findings.size() << ", seed " << result.seed << "\n";
+      << ", mismatching calls " << result.mismatches << ", findings " << result.findings.size()
+      << ", repros " << result.repros_written << " (" << result.repro_bytes << " bytes), seed "
+      << result.seed << "\n";
+  for (const CampaignFinding& f : result.findings) {
+    out << "finding " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
+        << (f.repro_dir.empty() ? ", no repro written (repro bound reached)"
+                                : ", repro " + f.repro_dir)
+        << "\n";
+  }
+  for (const auto& [backend, why] : result.nothing_compared) {
+    out << "nothing compared for backend " << backend << ": " << why << "\n";
+  }
   for (const auto& [backend, reason] : result.skip_reasons) {
     out << "skipped backend " << backend << ": " << reason << "\n";
   }
@@ -198,6 +252,9 @@ std::string campaign_json(const CampaignResult& result) {
   json["seconds"] = result.seconds;
   json["calls"] = result.calls;
   json["mismatching_calls"] = result.mismatches;
+  json["repros_written"] = result.repros_written;
+  json["repro_bytes"] = result.repro_bytes;
+  json["nothing_compared"] = result.nothing_compared;
   json["generator_failures"] = result.generator_failures;
   json["backends"] = result.backends;
   json["skipped_backends"] = result.skip_reasons;
@@ -216,8 +273,10 @@ std::string campaign_json(const CampaignResult& result) {
                                 {"backend", f.backend},
                                 {"rule", f.rule},
                                 {"case_seed", f.case_seed},
-                                {"key", f.key},
+                                {"signature", f.key},
+                                {"calls", f.calls},
                                 {"repro_dir", f.repro_dir},
+                                {"repro_dirs", f.repro_dirs},
                                 {"report", f.summary}});
   }
   return json.dump(2) + "\n";
@@ -274,6 +333,12 @@ std::string campaign_junit(const CampaignResult& result) {
       }
       cases << "</testcase>\n";
     }
+  }
+  for (const auto& [backend, why] : result.nothing_compared) {
+    ++tests;
+    ++failures;
+    cases << "  <testcase classname=\"cvmcheck.nothing_compared\" name=\"" << xml_escape(backend)
+          << "\"><failure message=\"nothing compared: " << xml_escape(why) << "\"/></testcase>\n";
   }
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -21,7 +21,12 @@ struct CampaignOptions {
   uint64_t seed = 0;
   double invalid_share = 0.3;          // share of calls that break one rule
   std::string repro_root;              // where repro directories go; empty: none written
+  // Repros are bounded however often a bug repeats: at most `max_repros` directories in all,
+  // `repros_per_signature` per finding signature, and no new one once `max_repro_bytes` have
+  // been written.
   int max_repros = 20;
+  int repros_per_signature = 1;
+  int64_t max_repro_bytes = 16 << 20;
 };
 
 // One cell of the conformance table (operator x backend).
@@ -29,10 +34,16 @@ struct CampaignCell {
   int64_t cases = 0, ok = 0, logic_error = 0, runtime_error = 0, mismatches = 0, skipped = 0;
 };
 
+// One finding: every failing call with the same signature, which is what a developer would call
+// "the same bug": operator, backend, what differs (value, shape, precision, dtype, output
+// count, error class with both classes, or the reference breaking its expectation with the
+// rule) and which output, never the index where it showed.
 struct CampaignFinding {
-  std::string op, backend, rule, summary, repro_dir;
-  uint64_t case_seed = 0;
-  std::string key;  // dedup key: operator, backend, outcome classes, first differing index
+  std::string op, backend, rule, summary, repro_dir;  // of the first call; repro_dir may be empty
+  uint64_t case_seed = 0;                             // the first call's
+  std::string key;                                    // the signature
+  int64_t calls = 0;                                  // failing calls with this signature
+  std::vector<std::string> repro_dirs;                // every repro written for it
 };
 
 struct CampaignResult {
@@ -43,8 +54,12 @@ struct CampaignResult {
   std::vector<std::string> backends;   // "reference" first
   std::map<std::string, std::map<std::string, CampaignCell>> table;  // op -> backend -> cell
   std::map<std::string, std::string> skip_reasons;  // backend -> why skipped (unavailable)
-  std::vector<CampaignFinding> findings;  // deduplicated
-  int64_t mismatches = 0;                 // every failing call, before dedup
+  std::vector<CampaignFinding> findings;  // one per signature, in order of first appearance
+  int64_t mismatches = 0;                 // every failing call, before grouping
+  int64_t repros_written = 0, repro_bytes = 0;
+  // Compared backends that compared no call at all (skipped on every one), with why; a
+  // campaign that checked nothing for a backend must not pass silently.
+  std::map<std::string, std::string> nothing_compared;
   std::map<std::string, double> op_seconds;  // time spent per operator
 };
 
@@ -55,6 +70,11 @@ using CampaignProgress = std::function<void(const CampaignResult&, double elapse
 CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
                             const CampaignProgress& progress = nullptr,
                             double progress_interval = 0.5);
+
+// The signature of a failing call's verdict (CampaignFinding::key).
+struct CallVerdict;
+std::string finding_signature(const std::string& op, const CallVerdict& verdict,
+                              const std::string& rule);
 
 // The seed of call number `index` of a campaign with `seed` (splitmix64).
 uint64_t case_seed(uint64_t seed, uint64_t index);

@@ -16,17 +16,32 @@ CallVerdict judge_call(const Registry& registry, const Call& call,
   if (verdict.passed) return verdict;
   verdict.report = verdict.diff.report(judged);
   if (!repro_root.empty()) {
-    verdict.repro_dir = (std::filesystem::path(repro_root) / name).string();
-    std::filesystem::remove_all(verdict.repro_dir);
-    Outcome expected = verdict.diff.reference;
-    if (verdict.diff.expectation_failure) {
-      // The oracle itself disagreed with the rule: the repro expects what the rule says.
-      expected = Outcome{*judged.expected, "", {}};
-    }
-    write_repro(judged, expected, verdict.repro_dir);
-    verdict.report += repro_line(verdict.repro_dir, verdict.diff.failing_backend()) + "\n";
+    save_repro(call, (std::filesystem::path(repro_root) / name).string(), verdict);
   }
   return verdict;
+}
+
+void save_repro(const Call& call, const std::string& dir, CallVerdict& verdict) {
+  Call judged = call;
+  if (!judged.expected) judged.expected = OutcomeKind::kOk;
+  verdict.repro_dir = dir;
+  std::filesystem::remove_all(dir);
+  Outcome expected = verdict.diff.reference;
+  if (verdict.diff.expectation_failure) {
+    // The oracle itself disagreed with the rule: the repro expects what the rule says.
+    expected = Outcome{*judged.expected, "", {}};
+  }
+  write_repro(judged, expected, dir);
+  verdict.report += repro_line(dir, verdict.diff.failing_backend()) + "\n";
+}
+
+int64_t directory_bytes(const std::string& dir) {
+  int64_t bytes = 0;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir, error)) {
+    if (entry.is_regular_file(error)) bytes += static_cast<int64_t>(entry.file_size(error));
+  }
+  return bytes;
 }
 
 bool all_outputs_zero(const Outcome& outcome) {

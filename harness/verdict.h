@@ -3,6 +3,7 @@
 // logic_error for a call breaking one rule), and every other backend agrees with it exactly.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,13 @@ struct CallVerdict {
 CallVerdict judge_call(const Registry& registry, const Call& call,
                        const std::vector<std::string>& backends, const std::string& repro_root,
                        const std::string& name);
+
+// Writes the failing `call` of `verdict` as a case directory `dir` (replacing it) and appends the
+// __REPRO line to its report.
+void save_repro(const Call& call, const std::string& dir, CallVerdict& verdict);
+
+// The bytes of the regular files under `dir` (0 when it does not exist).
+int64_t directory_bytes(const std::string& dir);
 
 // True when every output of an ok outcome is all zeros (a sign of a vacuous generator).
 bool all_outputs_zero(const Outcome& outcome);

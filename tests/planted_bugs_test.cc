@@ -93,6 +93,94 @@ TEST_P(PlantedBugTest, CampaignReportsIt) {
   EXPECT_GT(result.table.at(bug.op).at(bug.backend).mismatches, 0);
 }
 
+// One bug repeating on every call is one finding (one signature with its count of calls), and
+// the repros it writes are bounded: one per signature, however many calls fail.
+TEST_P(PlantedBugTest, CampaignGroupsARepeatingBugAndBoundsItsRepros) {
+  const PlantedBug& bug = GetParam();
+  const auto r = registry_with(bug);
+  const std::string root = ::testing::TempDir() + "/grouped-" + bug.backend;
+  std::filesystem::remove_all(root);
+  CampaignOptions options;
+  options.seconds = 120;  // bounded by max_cases long before
+  options.max_cases = kCaseBound;
+  options.ops = {bug.op};
+  options.backends = {bug.backend};
+  options.seed = 777;
+  options.invalid_share = bug.invalid_calls ? 1.0 : 0.0;
+  options.repro_root = root;
+  const CampaignResult result = run_campaign(*r, options);
+  ASSERT_EQ(result.findings.size(), 1u) << campaign_table(result);
+  const CampaignFinding& finding = result.findings.front();
+  EXPECT_EQ(finding.calls, result.mismatches);
+  EXPECT_GT(finding.calls, 1) << "the bug should repeat within " << kCaseBound << " calls";
+  EXPECT_EQ(finding.key.find("index"), std::string::npos) << finding.key;
+  int64_t dirs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(root)) dirs += entry.is_directory();
+  EXPECT_EQ(dirs, 1);
+  EXPECT_EQ(result.repros_written, 1);
+  ASSERT_EQ(finding.repro_dirs.size(), 1u);
+  EXPECT_EQ(finding.repro_dir, finding.repro_dirs.front());
+  EXPECT_GT(result.repro_bytes, 0);
+  const CaseResult replay = run_case(*r, finding.repro_dir, bug.backend);
+  EXPECT_FALSE(replay.matches.value_or(true)) << "the one repro kept does not replay the bug";
+}
+
+// The campaign-wide bounds hold whatever the per-signature cap: no more directories than
+// max_repros, none once the byte bound is reached.
+TEST(CampaignRepros, GlobalBoundsHoldWhateverThePerSignatureCap) {
+  const PlantedBug& bug = planted_bugs().front();
+  const auto r = registry_with(bug);
+  const std::string root = ::testing::TempDir() + "/bounded-repros";
+  for (const auto& [max_repros, max_bytes] : {std::pair<int, int64_t>{0, 1 << 20}, {5, 1}}) {
+    std::filesystem::remove_all(root);
+    CampaignOptions options;
+    options.seconds = 120;
+    options.max_cases = 500;
+    options.ops = {bug.op};
+    options.backends = {bug.backend};
+    options.seed = 99;
+    options.invalid_share = bug.invalid_calls ? 1.0 : 0.0;
+    options.repro_root = root;
+    options.max_repros = max_repros;
+    options.max_repro_bytes = max_bytes;
+    options.repros_per_signature = 1000;
+    const CampaignResult result = run_campaign(*r, options);
+    ASSERT_GT(result.mismatches, 1);
+    // A byte bound of 1 lets the first repro through (the bound is checked before writing).
+    EXPECT_EQ(result.repros_written, max_repros == 0 ? 0 : 1);
+  }
+}
+
+// A backend that compares no call (it implements none of the selected operators) is reported,
+// never a silent pass; the same for a campaign that made no call.
+TEST(CampaignNothingCompared, ABackendThatComparedNothingIsReported) {
+  const PlantedBug* clip = nullptr;
+  for (const PlantedBug& bug : planted_bugs()) {
+    if (bug.op == "cvm_clip") clip = &bug;
+  }
+  ASSERT_NE(clip, nullptr);
+  const auto r = registry_with(*clip);
+  CampaignOptions options;
+  options.seconds = 120;
+  options.max_cases = 200;
+  options.ops = {"clip"};
+  options.backends = {clip->backend};
+  const CampaignResult result = run_campaign(*r, options);
+  EXPECT_EQ(result.mismatches, 0);
+  ASSERT_EQ(result.nothing_compared.count(clip->backend), 1u) << campaign_table(result);
+  EXPECT_NE(campaign_table(result).find("nothing compared for backend " + clip->backend),
+            std::string::npos);
+  EXPECT_NE(campaign_junit(result).find("nothing compared"), std::string::npos);
+
+  options.ops = {"cvm_clip"};
+  options.max_cases = 0;
+  EXPECT_EQ(run_campaign(*r, options).nothing_compared.at(clip->backend), "no call was made");
+
+  options.max_cases = 50;
+  options.backends = {"reference"};  // the oracle alone: nothing else selected, nothing to report
+  EXPECT_TRUE(run_campaign(*r, options).nothing_compared.empty());
+}
+
 INSTANTIATE_TEST_SUITE_P(All, PlantedBugTest, ::testing::ValuesIn(planted_bugs()),
                          [](const ::testing::TestParamInfo<PlantedBug>& info) {
                            std::string name;

@@ -15,6 +15,9 @@ struct Difference {
   std::string what;             // one line: "output 0 value at index 5 (coords [1, 2]): 7 vs 8"
   int output = -1;              // the output concerned, -1 for class/count differences
   int64_t first_index = -1;     // first differing flat index, -1 when not a value difference
+  // What differs, for grouping findings: "class", "output_count", "shape", "precision",
+  // "dtype" or "value".
+  std::string kind;
 };
 
 // nullopt when `actual` matches `expected` exactly. For two error outcomes only the classes are

@@ -28,13 +28,13 @@ std::optional<Difference> compare_outcomes(const Outcome& actual, const Outcome&
   if (actual.kind != expected.kind) {
     return Difference{concat("outcome: ", a, " ", outcome_name(actual.kind), " vs ", e, " ",
                              outcome_name(expected.kind)),
-                      -1, -1};
+                      -1, -1, "class"};
   }
   if (actual.kind != OutcomeKind::kOk) return std::nullopt;
   if (actual.outputs.size() != expected.outputs.size()) {
     return Difference{concat("output count: ", a, " ", actual.outputs.size(), " vs ", e, " ",
                              expected.outputs.size()),
-                      -1, -1};
+                      -1, -1, "output_count"};
   }
   for (size_t k = 0; k < actual.outputs.size(); ++k) {
     const Tensor& x = actual.outputs[k];
@@ -43,24 +43,24 @@ std::optional<Difference> compare_outcomes(const Outcome& actual, const Outcome&
     if (x.shape() != y.shape()) {
       return Difference{concat("output ", k, " shape: ", a, " ", shape_str(x.shape()), " vs ", e,
                                " ", shape_str(y.shape())),
-                        out, -1};
+                        out, -1, "shape"};
     }
     if (x.precision() != y.precision()) {
       return Difference{concat("output ", k, " precision: ", a, " ", x.precision(), " vs ", e,
                                " ", y.precision()),
-                        out, -1};
+                        out, -1, "precision"};
     }
     if (x.dtype() != y.dtype()) {
       return Difference{concat("output ", k, " dtype: ", a, " ", dtype_name(x.dtype()), " vs ", e,
                                " ", dtype_name(y.dtype())),
-                        out, -1};
+                        out, -1, "dtype"};
     }
     for (int64_t i = 0; i < x.size(); ++i) {
       if (x.get(i) != y.get(i)) {
         return Difference{concat("output ", k, " value at index ", i, " (coords ",
                                  format_index(coords(i, x.shape())), "): ", a, " ", x.get(i),
                                  " vs ", e, " ", y.get(i)),
-                          out, i};
+                          out, i, "value"};
       }
     }
   }

@@ -42,7 +42,9 @@ Action add_campaign_command(CLI::App& app) {
     std::string ops, backends, report;
     uint64_t seed = 0;
     double invalid_share = 0.3;
-    bool quiet = false;
+    bool quiet = false, allow_nothing_compared = false;
+    int max_repros = 20, repros_per_signature = 1;
+    int64_t max_repro_bytes = 16 << 20;
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -59,6 +61,17 @@ Action add_campaign_command(CLI::App& app) {
   sub->add_option("--invalid-share", o->invalid_share,
                   "Share of calls that break one validity rule (default 0.3)")
       ->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--max-repros", o->max_repros,
+                  "Repro directories written in all, however many calls fail (default 20)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--repros-per-signature", o->repros_per_signature,
+                  "Repro directories per finding signature (default 1)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--max-repro-bytes", o->max_repro_bytes,
+                  "No new repro once this many bytes are written (default 16 MiB)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_flag("--allow-nothing-compared", o->allow_nothing_compared,
+                "Exploratory runs: do not fail when a selected backend compared no call");
   sub->add_flag("--quiet", o->quiet, "No progress line");
   return [o] {
     CampaignOptions options;
@@ -67,6 +80,9 @@ Action add_campaign_command(CLI::App& app) {
     options.ops = split_list(o->ops);
     options.backends = split_list(o->backends);
     options.invalid_share = o->invalid_share;
+    options.max_repros = o->max_repros;
+    options.repros_per_signature = o->repros_per_signature;
+    options.max_repro_bytes = o->max_repro_bytes;
     options.seed = o->seed != 0 ? o->seed : std::random_device{}() * 0x100000001ULL + 1;
     options.repro_root = o->report.empty() ? "cvmcheck-repros" : o->report + "/repros";
     std::cerr << "cvmcheck campaign: seed " << options.seed << ", " << options.seconds
@@ -88,7 +104,9 @@ Action add_campaign_command(CLI::App& app) {
     if (!o->quiet && tty) std::cerr << "\n";
     std::cout << campaign_table(result);
     for (const CampaignFinding& f : result.findings) {
-      std::cout << "\nFINDING " << f.key << " (case seed " << f.case_seed << ")\n" << f.summary;
+      std::cout << "\nFINDING " << f.key << " (" << f.calls << " calls; first shown by case seed "
+                << f.case_seed << ")\n"
+                << f.summary;
     }
     if (!o->report.empty()) {
       std::filesystem::create_directories(o->report);
@@ -96,7 +114,15 @@ Action add_campaign_command(CLI::App& app) {
       write_file(std::filesystem::path(o->report) / "junit.xml", campaign_junit(result));
       std::cout << "report: " << o->report << "/campaign.json, " << o->report << "/junit.xml\n";
     }
-    return result.mismatches == 0 ? kExitOk : kExitMismatch;
+    if (result.mismatches > 0) return kExitMismatch;
+    if (!result.nothing_compared.empty() && !o->allow_nothing_compared) {
+      for (const auto& [backend, why] : result.nothing_compared) {
+        std::cerr << "cvmcheck campaign: nothing compared for backend " << backend << ": " << why
+                  << " (--allow-nothing-compared accepts that)\n";
+      }
+      return kExitMismatch;
+    }
+    return kExitOk;
   };
 }
 
