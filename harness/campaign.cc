@@ -110,6 +110,8 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
   }
   const std::vector<std::string> compared(result.backends.begin() + 1, result.backends.end());
   for (const OpInfo* op : ops) {
+    // An operator the campaign cannot draw calls for is an error, never a silent skip.
+    check(generators_for(*op) != nullptr, "operator '", op->name, "' has no generator record");
     for (const std::string& b : result.backends) result.table[op->name][b];
   }
 
@@ -126,7 +128,6 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
     }
     const OpInfo& op = *ops[index % ops.size()];
     const OpGenerators* gens = generators_for(op);
-    if (gens == nullptr) continue;
     const uint64_t seed = case_seed(options.seed, index);
     Call call;
     if (!draw_call(*gens, seed, options.invalid_share, call)) {

@@ -1,9 +1,16 @@
 // cvmcheck ops: one line per operator: name, arity, backends implementing it, aliases.
+// `--json` gives the whole operator list as data (family, arity, attribute schema, examples,
+// validity rules, kernels per backend): the Python tools and the benchmarks read it instead of
+// keeping their own lists.
 #include <iomanip>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "commands.h"
+#include "cvmcheck/op_list.h"
 #include "cvmcheck/registry.h"
+#include "harness/generators.h"
 
 namespace cvm::cli {
 
@@ -13,14 +20,67 @@ std::string arity_text(int min_inputs, int max_inputs) {
   return std::to_string(min_inputs) + "-" + std::to_string(max_inputs);
 }
 
+namespace {
+
+nlohmann::json op_json(const Registry& r, const OpInfo& op) {
+  nlohmann::json attrs = nlohmann::json::array();
+  for (const AttrSpec& a : op.attrs) {
+    nlohmann::json spec = {{"name", a.name}, {"kind", attr_kind_name(a.kind)},
+                           {"required", !a.default_text.has_value()}};
+    if (a.default_text) spec["default"] = *a.default_text;
+    if (!a.choices.empty()) spec["choices"] = a.choices;
+    attrs.push_back(std::move(spec));
+  }
+  int ok = 0, bad = 0;
+  for (const Example& e : op.examples) (e.outcome == OutcomeKind::kOk ? ok : bad) += 1;
+  nlohmann::json rules = nlohmann::json::array();
+  if (const OpGenerators* gens = generators_for(op)) {
+    for (const InvalidGenerator& g : gens->invalid) rules.push_back(g.rule);
+  }
+  nlohmann::json backends = nlohmann::json::array();
+  for (const Backend& b : r.backends()) {
+    if (b.implements(op.name)) backends.push_back(b.name);
+  }
+  return {{"name", op.name},
+          {"family", op.family},
+          {"aliases", op.aliases},
+          {"min_inputs", op.min_inputs},
+          {"max_inputs", op.max_inputs < 0 ? nlohmann::json() : nlohmann::json(op.max_inputs)},
+          {"attrs", std::move(attrs)},
+          {"examples", {{"ok", ok}, {"logic_error", bad}}},
+          {"rules", std::move(rules)},
+          {"backends", std::move(backends)}};
+}
+
+}  // namespace
+
 Action add_ops_command(CLI::App& app) {
+  auto json = std::make_shared<bool>(false);
   CLI::App* sub = app.add_subcommand(
       "ops", "List the operators: name, arity, backends that implement it, aliases");
-  (void)sub;
-  return [] {
-    for (const OpInfo& op : registry().ops()) {
+  sub->add_flag("--json", *json,
+                "The operator list as JSON: families, backends, and per operator its family, "
+                "arity, attributes, examples, rules and backends");
+  return [json] {
+    const Registry& r = registry();
+    if (*json) {
+      nlohmann::json out;
+      out["families"] = nlohmann::json::array();
+      for (std::string_view f : kFamilies) out["families"].push_back(std::string(f));
+      out["backends"] = nlohmann::json::array();
+      for (const Backend& b : r.backends()) {
+        nlohmann::json entry = {{"name", b.name}, {"available", b.available}};
+        if (!b.available) entry["unavailable_reason"] = b.unavailable_reason;
+        out["backends"].push_back(std::move(entry));
+      }
+      out["operators"] = nlohmann::json::array();
+      for (const OpInfo& op : r.ops()) out["operators"].push_back(op_json(r, op));
+      std::cout << out.dump(1) << "\n";
+      return kExitOk;
+    }
+    for (const OpInfo& op : r.ops()) {
       std::string backends;
-      for (const Backend& b : registry().backends()) {
+      for (const Backend& b : r.backends()) {
         if (!b.implements(op.name)) continue;
         backends += (backends.empty() ? "" : ",") + b.name;
         if (!b.available) backends += "(unavailable: " + b.unavailable_reason + ")";

@@ -7,21 +7,31 @@ to the file's default. Coarse attribution only costs time (more tests run), neve
 verdict, so the table errs towards more operators.
 """
 
+import json
+import os
 import re
+import subprocess
 
-FAMILIES = {
-    "reduce": ["sum", "max"],
-    "broadcast": ["broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_div",
-                  "broadcast_max", "broadcast_greater"],
-    "elementwise": ["abs", "negative", "cvm_precision", "clip", "cvm_clip", "cvm_right_shift",
-                    "cvm_left_shift", "elemwise_add", "elemwise_sub"],
-    "nn": ["conv2d", "dense", "relu", "max_pool2d", "upsampling"],
-    "transform_shape": ["repeat", "tile", "flatten", "concatenate", "expand_dims", "reshape",
-                        "squeeze", "transpose"],
-    "transform_index": ["strided_slice", "take", "cvm_lut", "slice_like", "where", "pad"],
-    "vision": ["get_valid_counts", "non_max_suppression"],
-    "ov": ["ov_strided_slice"],
-}
+_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _load_families():
+    """Family -> operators, from the operator list as the built binary reports it
+    (`cvmcheck ops --json`); CVMCHECK_BINARY overrides the path of the binary."""
+    binary = os.environ.get("CVMCHECK_BINARY") or os.path.join(_REPO, "build", "bin", "cvmcheck")
+    if not os.path.exists(binary):
+        raise SystemExit(f"tools/mutate: {binary} not found; build the release preset first "
+                         "(bash ci/build.sh release): the operator list comes from "
+                         "`cvmcheck ops --json`")
+    listing = json.loads(subprocess.run([binary, "ops", "--json"], check=True,
+                                        capture_output=True).stdout)
+    families = {family: [] for family in listing["families"]}
+    for op in listing["operators"]:
+        families[op["family"]].append(op["name"])
+    return families
+
+
+FAMILIES = _load_families()
 
 _UNARY = ["abs", "negative", "cvm_precision", "clip", "cvm_clip", "cvm_right_shift",
           "cvm_left_shift"]
