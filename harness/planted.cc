@@ -99,11 +99,16 @@ void add_planted_from_env(Registry& registry) {
   const Backend* reference = registry.find_backend("reference");
   if (reference == nullptr) return;
   const std::string wanted = std::string(",") + text + ",";
+  // Made first, added after: add_backend may reallocate the registry's backends, which would
+  // leave `reference` dangling for the next planted backend (all but the first then had no
+  // kernel, so CVMCHECK_PLANTED=all compared nothing on four of the five).
+  std::vector<Backend> planted;
   for (const PlantedBug& bug : planted_bugs()) {
     if (wanted == ",all," || wanted.find("," + bug.backend + ",") != std::string::npos) {
-      registry.add_backend(make_planted_backend(*reference, bug));
+      planted.push_back(make_planted_backend(*reference, bug));
     }
   }
+  for (Backend& backend : planted) registry.add_backend(std::move(backend));
 }
 
 }  // namespace cvm

@@ -3,6 +3,7 @@
 // the failure through the case runner, and the campaign must report it.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "cvmcheck/case.h"
@@ -179,6 +180,22 @@ TEST(CampaignNothingCompared, ABackendThatComparedNothingIsReported) {
   options.max_cases = 50;
   options.backends = {"reference"};  // the oracle alone: nothing else selected, nothing to report
   EXPECT_TRUE(run_campaign(*r, options).nothing_compared.empty());
+}
+
+// CVMCHECK_PLANTED=all registers every planted backend, each with its kernel (a dangling pointer
+// into the registry's backends once left all but the first empty).
+TEST(PlantedFromEnv, EveryPlantedBackendHasItsKernel) {
+  Registry r;
+  ops::add_all_ops(r);
+  r.add_backend(ref::make_backend());
+  ::setenv("CVMCHECK_PLANTED", "all", 1);
+  add_planted_from_env(r);
+  ::unsetenv("CVMCHECK_PLANTED");
+  for (const PlantedBug& bug : planted_bugs()) {
+    const Backend* b = r.find_backend(bug.backend);
+    ASSERT_NE(b, nullptr) << bug.backend;
+    EXPECT_TRUE(b->implements(bug.op)) << bug.backend << " lacks its " << bug.op << " kernel";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, PlantedBugTest, ::testing::ValuesIn(planted_bugs()),
