@@ -9,6 +9,7 @@
 
 #include "cvmcheck/errors.h"
 #include "harness/generators.h"
+#include "harness/shrink.h"
 #include "harness/verdict.h"
 
 namespace cvm {
@@ -42,18 +43,22 @@ std::string hex(uint64_t v) {
 }
 
 // Draws call `index`: a valid call, or (with probability invalid_share) a call breaking one
-// rule. Everything is derived from the case seed, so the draw is replayable alone.
-bool draw_call(const OpGenerators& gens, uint64_t seed, double invalid_share, Call& call) {
+// rule. Everything is derived from the case seed, so the draw is replayable alone; the
+// Shrinkable also holds the call's shrink tree (walked only for a finding).
+rc::Shrinkable<Call> draw_shrinkable(const OpGenerators& gens, uint64_t seed,
+                                     double invalid_share) {
   const double unit = static_cast<double>(seed >> 11) * 0x1.0p-53;
   const int size = static_cast<int>(seed % 101);
   const rc::Random random(seed);
+  if (unit < invalid_share && !gens.invalid.empty()) {
+    return gens.invalid[(seed >> 7) % gens.invalid.size()].gen(random, size);
+  }
+  return gens.valid(random, size);
+}
+
+bool draw_call(const OpGenerators& gens, uint64_t seed, double invalid_share, Call& call) {
   try {
-    if (unit < invalid_share && !gens.invalid.empty()) {
-      const InvalidGenerator& rule = gens.invalid[(seed >> 7) % gens.invalid.size()];
-      call = rule.gen(random, size).value();
-    } else {
-      call = gens.valid(random, size).value();
-    }
+    call = draw_shrinkable(gens, seed, invalid_share).value();
     return true;
   } catch (...) {
     // A generator that gives up (e.g. a discarded draw) is not a finding of the backends.
@@ -62,27 +67,6 @@ bool draw_call(const OpGenerators& gens, uint64_t seed, double invalid_share, Ca
 }
 
 }  // namespace
-
-std::string finding_signature(const std::string& op, const CallVerdict& verdict,
-                              const std::string& rule) {
-  const DiffResult& diff = verdict.diff;
-  if (diff.expectation_failure) {
-    return op + "|reference|expectation|" + (rule.empty() ? "valid" : rule) + "|" +
-           outcome_name(diff.reference.kind);
-  }
-  for (const BackendRun& run : diff.runs) {
-    if (run.skipped || !run.difference) continue;
-    const Difference& d = *run.difference;
-    std::string signature = op + "|" + run.backend + "|" + d.kind;
-    if (d.kind == "class") {
-      signature += std::string("|") + outcome_name(diff.reference.kind) + "->" +
-                   outcome_name(run.outcome.kind);
-    }
-    if (d.output >= 0) signature += "|output " + std::to_string(d.output);
-    return signature;
-  }
-  return op + "|?";
-}
 
 CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
                             const CampaignProgress& progress, double progress_interval) {
@@ -173,12 +157,31 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
                       result.repros_written < options.max_repros &&
                       result.repro_bytes < options.max_repro_bytes;
     if (!room) continue;
-    save_repro(call, (std::filesystem::path(options.repro_root) / (op.name + "-" + hex(seed))).string(),
-               verdict);
+    // Shrunk before it is saved: the smallest call the generator's shrink tree gives that shows
+    // the same signature, within the time budget.
+    Call saved = call;
+    std::string note = "case seed " + std::to_string(seed);
+    int64_t drawn_elements = input_elements(call), saved_elements = drawn_elements;
+    if (options.shrink_seconds > 0) {
+      ShrinkResult shrunk =
+          shrink_finding(registry, draw_shrinkable(*gens, seed, options.invalid_share), verdict,
+                         compared, key, options.shrink_seconds);
+      saved_elements = shrunk.shrunk_elements;
+      note += ", shrunk from " + std::to_string(shrunk.original_elements) + " to " +
+              std::to_string(shrunk.shrunk_elements) + " input elements in " +
+              std::to_string(shrunk.steps) + " steps" +
+              (shrunk.out_of_time ? " (shrink time budget reached)" : "");
+      saved = std::move(shrunk.call);
+      verdict = std::move(shrunk.verdict);
+    }
+    save_repro(saved, (std::filesystem::path(options.repro_root) / (op.name + "-" + hex(seed))).string(),
+               verdict, note);
     ++result.repros_written;
     result.repro_bytes += directory_bytes(verdict.repro_dir);
     finding.repro_dirs.push_back(verdict.repro_dir);
     if (finding.repro_dir.empty()) {
+      finding.original_elements = drawn_elements;
+      finding.shrunk_elements = saved_elements;
       finding.repro_dir = verdict.repro_dir;
       finding.case_seed = seed;
       finding.summary = verdict.report;
@@ -231,8 +234,10 @@ std::string campaign_table(const CampaignResult& result) {
       << result.seed << "\n";
   for (const CampaignFinding& f : result.findings) {
     out << "finding " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
-        << (f.repro_dir.empty() ? ", no repro written (repro bound reached)"
-                                : ", repro " + f.repro_dir)
+        << (f.repro_dir.empty()
+                ? ", no repro written (repro bound reached)"
+                : ", repro " + f.repro_dir + " (" + std::to_string(f.shrunk_elements) +
+                      " input elements, drawn with " + std::to_string(f.original_elements) + ")")
         << "\n";
   }
   for (const auto& [backend, why] : result.nothing_compared) {
@@ -278,6 +283,8 @@ std::string campaign_json(const CampaignResult& result) {
                                 {"calls", f.calls},
                                 {"repro_dir", f.repro_dir},
                                 {"repro_dirs", f.repro_dirs},
+                                {"drawn_input_elements", f.original_elements},
+                                {"repro_input_elements", f.shrunk_elements},
                                 {"report", f.summary}});
   }
   return json.dump(2) + "\n";

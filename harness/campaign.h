@@ -27,6 +27,8 @@ struct CampaignOptions {
   int max_repros = 20;
   int repros_per_signature = 1;
   int64_t max_repro_bytes = 16 << 20;
+  // Time to shrink a finding before its repro is saved (0: saved as drawn).
+  double shrink_seconds = 2;
 };
 
 // One cell of the conformance table (operator x backend).
@@ -44,6 +46,7 @@ struct CampaignFinding {
   std::string key;                                    // the signature
   int64_t calls = 0;                                  // failing calls with this signature
   std::vector<std::string> repro_dirs;                // every repro written for it
+  int64_t original_elements = 0, shrunk_elements = 0;  // the first repro's inputs, drawn/saved
 };
 
 struct CampaignResult {
@@ -70,11 +73,6 @@ using CampaignProgress = std::function<void(const CampaignResult&, double elapse
 CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
                             const CampaignProgress& progress = nullptr,
                             double progress_interval = 0.5);
-
-// The signature of a failing call's verdict (CampaignFinding::key).
-struct CallVerdict;
-std::string finding_signature(const std::string& op, const CallVerdict& verdict,
-                              const std::string& rule);
 
 // The seed of call number `index` of a campaign with `seed` (splitmix64).
 uint64_t case_seed(uint64_t seed, uint64_t index);

@@ -93,8 +93,10 @@ DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome
   return result;
 }
 
-void write_repro(const Call& call, const Outcome& reference, const std::string& dir) {
+void write_repro(const Call& call, const Outcome& reference, const std::string& dir,
+                 const std::string& extra_note) {
   std::string note = describe_call(call, 0);
+  if (!extra_note.empty()) note += "; " + extra_note;
   write_case(dir, call.op, call.attrs, call.inputs, reference, note);
 }
 

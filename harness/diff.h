@@ -50,7 +50,9 @@ DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome
 std::vector<std::string> other_backends(const Registry& registry);
 
 // Writes `call` as a case directory whose expectation is the reference's outcome.
-void write_repro(const Call& call, const Outcome& reference, const std::string& dir);
+// `note` is appended to the case's note, which describes the call.
+void write_repro(const Call& call, const Outcome& reference, const std::string& dir,
+                 const std::string& note = "");
 
 // "__REPRO: cvmcheck run DIR --backend NAME"
 std::string repro_line(const std::string& dir, const std::string& backend);

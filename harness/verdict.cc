@@ -21,7 +21,8 @@ CallVerdict judge_call(const Registry& registry, const Call& call,
   return verdict;
 }
 
-void save_repro(const Call& call, const std::string& dir, CallVerdict& verdict) {
+void save_repro(const Call& call, const std::string& dir, CallVerdict& verdict,
+                const std::string& note) {
   Call judged = call;
   if (!judged.expected) judged.expected = OutcomeKind::kOk;
   verdict.repro_dir = dir;
@@ -31,7 +32,7 @@ void save_repro(const Call& call, const std::string& dir, CallVerdict& verdict) 
     // The oracle itself disagreed with the rule: the repro expects what the rule says.
     expected = Outcome{*judged.expected, "", {}};
   }
-  write_repro(judged, expected, dir);
+  write_repro(judged, expected, dir, note);
   verdict.report += repro_line(dir, verdict.diff.failing_backend()) + "\n";
 }
 
@@ -42,6 +43,27 @@ int64_t directory_bytes(const std::string& dir) {
     if (entry.is_regular_file(error)) bytes += static_cast<int64_t>(entry.file_size(error));
   }
   return bytes;
+}
+
+std::string finding_signature(const std::string& op, const CallVerdict& verdict,
+                              const std::string& rule) {
+  const DiffResult& diff = verdict.diff;
+  if (diff.expectation_failure) {
+    return op + "|reference|expectation|" + (rule.empty() ? "valid" : rule) + "|" +
+           outcome_name(diff.reference.kind);
+  }
+  for (const BackendRun& run : diff.runs) {
+    if (run.skipped || !run.difference) continue;
+    const Difference& d = *run.difference;
+    std::string signature = op + "|" + run.backend + "|" + d.kind;
+    if (d.kind == "class") {
+      signature += std::string("|") + outcome_name(diff.reference.kind) + "->" +
+                   outcome_name(run.outcome.kind);
+    }
+    if (d.output >= 0) signature += "|output " + std::to_string(d.output);
+    return signature;
+  }
+  return op + "|?";
 }
 
 bool all_outputs_zero(const Outcome& outcome) {

@@ -25,9 +25,17 @@ CallVerdict judge_call(const Registry& registry, const Call& call,
                        const std::vector<std::string>& backends, const std::string& repro_root,
                        const std::string& name);
 
+// The signature of a failing call: what a developer would call "the same bug": operator,
+// backend, what differs (value, shape, precision, dtype, output count, error class with both
+// classes, or the reference breaking the call's rule) and which output; never the index.
+std::string finding_signature(const std::string& op, const CallVerdict& verdict,
+                              const std::string& rule);
+
 // Writes the failing `call` of `verdict` as a case directory `dir` (replacing it) and appends the
 // __REPRO line to its report.
-void save_repro(const Call& call, const std::string& dir, CallVerdict& verdict);
+// `note` is added to the case's note (which holds the call's description).
+void save_repro(const Call& call, const std::string& dir, CallVerdict& verdict,
+                const std::string& note = "");
 
 // The bytes of the regular files under `dir` (0 when it does not exist).
 int64_t directory_bytes(const std::string& dir);

@@ -11,6 +11,7 @@
 #include "harness/generators.h"
 #include "harness/planted.h"
 #include "harness/property.h"
+#include "harness/shrink.h"
 #include "harness/verdict.h"
 #include "ops/schema.h"
 #include "reference/kernels.h"
@@ -124,6 +125,40 @@ TEST_P(PlantedBugTest, CampaignGroupsARepeatingBugAndBoundsItsRepros) {
   EXPECT_GT(result.repro_bytes, 0);
   const CaseResult replay = run_case(*r, finding.repro_dir, bug.backend);
   EXPECT_FALSE(replay.matches.value_or(true)) << "the one repro kept does not replay the bug";
+  // Saved shrunk: never larger than drawn, and the case says both sizes.
+  EXPECT_LE(finding.shrunk_elements, finding.original_elements);
+  EXPECT_GT(finding.shrunk_elements, 0);
+  EXPECT_NE(read_case(finding.repro_dir).note.find("shrunk from"), std::string::npos);
+}
+
+// A finding drawn large is saved small: the generator's shrink tree is walked while the call
+// still fails with the same signature.
+TEST(ShrinkFinding, ALargeDrawShrinksAndKeepsItsSignature) {
+  PlantedBug bug;
+  for (const PlantedBug& b : planted_bugs()) {
+    if (b.op == "cvm_right_shift") bug = b;
+  }
+  const auto r = registry_with(bug);
+  const OpGenerators* gens = generators_for(registry().op(bug.op));
+  ASSERT_NE(gens, nullptr);
+  for (uint64_t seed = 1; seed < 5000; ++seed) {
+    const rc::Shrinkable<Call> drawn = gens->valid(rc::Random(seed), 100);
+    const Call call = drawn.value();
+    if (input_elements(call) < 200) continue;
+    const CallVerdict verdict = judge_call(*r, call, {bug.backend}, "", "");
+    if (verdict.passed) continue;
+    const std::string signature = finding_signature(call.op, verdict, call.rule);
+    const ShrinkResult shrunk = shrink_finding(*r, drawn, verdict, {bug.backend}, signature, 30);
+    std::cout << "shrunk " << shrunk.original_elements << " -> " << shrunk.shrunk_elements
+              << " input elements in " << shrunk.steps << " steps, " << shrunk.tried
+              << " candidates\n";
+    EXPECT_FALSE(shrunk.verdict.passed);
+    EXPECT_EQ(finding_signature(shrunk.call.op, shrunk.verdict, shrunk.call.rule), signature);
+    EXPECT_LT(shrunk.shrunk_elements, shrunk.original_elements);
+    EXPECT_LE(shrunk.shrunk_elements, 20);
+    return;
+  }
+  FAIL() << "no large failing draw found";
 }
 
 // The campaign-wide bounds hold whatever the per-signature cap: no more directories than

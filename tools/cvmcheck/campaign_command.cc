@@ -45,6 +45,7 @@ Action add_campaign_command(CLI::App& app) {
     bool quiet = false, allow_nothing_compared = false;
     int max_repros = 20, repros_per_signature = 1;
     int64_t max_repro_bytes = 16 << 20;
+    double shrink_seconds = 2;
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -70,6 +71,9 @@ Action add_campaign_command(CLI::App& app) {
   sub->add_option("--max-repro-bytes", o->max_repro_bytes,
                   "No new repro once this many bytes are written (default 16 MiB)")
       ->check(CLI::NonNegativeNumber);
+  sub->add_option("--shrink-seconds", o->shrink_seconds,
+                  "Time to shrink each finding before its repro is saved (default 2; 0: none)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_flag("--allow-nothing-compared", o->allow_nothing_compared,
                 "Exploratory runs: do not fail when a selected backend compared no call");
   sub->add_flag("--quiet", o->quiet, "No progress line");
@@ -83,6 +87,7 @@ Action add_campaign_command(CLI::App& app) {
     options.max_repros = o->max_repros;
     options.repros_per_signature = o->repros_per_signature;
     options.max_repro_bytes = o->max_repro_bytes;
+    options.shrink_seconds = o->shrink_seconds;
     options.seed = o->seed != 0 ? o->seed : std::random_device{}() * 0x100000001ULL + 1;
     options.repro_root = o->report.empty() ? "cvmcheck-repros" : o->report + "/repros";
     std::cerr << "cvmcheck campaign: seed " << options.seed << ", " << options.seconds
