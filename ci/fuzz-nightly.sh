@@ -13,7 +13,7 @@ rm -rf "$out"
 mkdir -p "$out/artifacts"
 bash ci/build.sh release >/dev/null
 bash ci/build.sh fuzz >/dev/null
-targets=(all reduce broadcast elementwise nn transform_shape transform_index vision ov)
+mapfile -t targets < <(bash ci/fuzz-targets.sh)
 summary="$out/findings.md"
 echo "# Nightly fuzz findings ($(date -u +%F))" >"$summary"
 for t in "${targets[@]}"; do

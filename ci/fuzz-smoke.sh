@@ -13,7 +13,7 @@ seconds="${1:-20}"
 shift || true
 bash ci/build.sh fuzz >/dev/null
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(all reduce broadcast elementwise nn transform_shape transform_index vision ov)
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(bash ci/fuzz-targets.sh)
 mkdir -p reports/fuzz
 status=0
 for t in "${targets[@]}"; do

@@ -4,8 +4,8 @@
 // examples, a generator record with its rules (ops/<family>_gen.cc), a kernel on every backend
 // (unless kKernelExemptions says why not), its section in docs/ops/<family>.md, corpus seeds and
 // golden cases. Derived from it: the CUDA plan table (cuda/plan.cc), the fuzz targets (one per
-// family, fuzz/CMakeLists.txt reads this file), `cvmcheck ops --json` (which the Python tools
-// and the benchmarks read).
+// family: fuzz/CMakeLists.txt and ci/fuzz-targets.sh read this file), `cvmcheck ops --json`
+// (which the Python tools read).
 //
 // Adding an operator: one X(...) line here, its record and generator record, its kernels, its
 // docs section; then regenerate golden/ and the corpus seeds (docs/architecture.md).

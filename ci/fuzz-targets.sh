@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Prints the fuzz targets, one per line: "all", then one per operator family in the order of the
+# operator list (include/cvmcheck/op_list.h), as fuzz/CMakeLists.txt derives them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo all
+sed -n 's/^  X([a-z0-9_]*, \([a-z_]*\)).*/\1/p' include/cvmcheck/op_list.h | awk '!seen[$0]++'
