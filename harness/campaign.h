@@ -27,6 +27,11 @@ struct CampaignOptions {
   int max_repros = 20;
   int repros_per_signature = 1;
   int64_t max_repro_bytes = 16 << 20;
+  // Shard `shard_index` (0-based) of `shard_count`: this run makes only the calls whose index
+  // is shard_index modulo shard_count, so shards of one seed draw disjoint calls and a CI
+  // matrix scales a campaign out; each shard still cycles through every selected operator.
+  int shard_index = 0;
+  int shard_count = 1;
 };
 
 // One cell of the conformance table (operator x backend).
@@ -48,6 +53,7 @@ struct CampaignFinding {
 
 struct CampaignResult {
   uint64_t seed = 0;
+  int shard_index = 0, shard_count = 1;
   double seconds = 0;
   int64_t calls = 0;
   int64_t generator_failures = 0;      // draws a generator could not complete (not a finding)
