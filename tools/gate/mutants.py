@@ -60,7 +60,7 @@ def run(ctx, files, limit, fail_on_survivor):
         seconds = time.monotonic() - start
     try:
         with open(os.path.join(out, "gate.json")) as f:
-            results = json.load(f)["results"]
+            results = json.load(f)["mutants"]
     except (OSError, ValueError, KeyError):
         results = []
     if code != 0 or len(results) != len(chosen):

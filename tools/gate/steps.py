@@ -92,6 +92,10 @@ def _gtest_step(ctx, name, what, gfilter, timeout, env=None, log=None):
     return reports.Step(name, status, seconds, f"{what}, {why}", _tail(text)), text
 
 
+def _count(ops):
+    return f"{len(ops)} operator" + ("" if len(ops) == 1 else "s")
+
+
 def _tail(text, limit=3000):
     lines = text.splitlines()
     for i, line in enumerate(lines):
@@ -107,7 +111,7 @@ def examples(ctx):
     patterns = []
     for backend in ("reference", "optimized", "cuda-host", "cuda"):
         patterns += modes.unit_filter(ops, backend).split(":")
-    what = f"examples of {len(ops)} operators on every backend, their path tests"
+    what = f"examples of {_count(ops)} on every backend, their path tests"
     return _gtest_step(ctx, "examples", what, ":".join(dict.fromkeys(patterns)), 900)[0]
 
 
@@ -115,7 +119,7 @@ def properties(ctx, cases=None):
     env = {"RC_PARAMS": "seed=1"}  # fixed: the same head gets the same verdict
     if cases:
         env["CVMCHECK_PROP_CASES"] = str(cases)
-    what = f"RapidCheck properties of {len(ctx.ops)} operators (seed 1)"
+    what = f"RapidCheck properties of {_count(ctx.ops)} (seed 1)"
     return _gtest_step(ctx, "properties", what, modes.property_filter(ctx.ops), 900, env)[0]
 
 
@@ -179,7 +183,7 @@ def campaign(ctx, seconds, seed, backends):
             data = json.load(f)
     except (OSError, ValueError):
         return reports.Step("campaign", "error", took, "campaign wrote no report", _tail(text))
-    what = (f"campaign {seconds} s over {len(ctx.ops)} operators x "
+    what = (f"campaign {seconds} s over {_count(ctx.ops)} x "
             f"{', '.join(backends) or 'all backends'}: {data['calls']} calls, seed {seed}")
     for f in data["findings"]:
         ctx.add("gate/campaign-finding", f["op"],
