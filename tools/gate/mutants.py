@@ -41,7 +41,8 @@ def choose(mutants, limit):
 def run(ctx, files, limit, fail_on_survivor):
     live, equivalent = on_changed_lines(ctx.repo, files)
     if not live:
-        why = (f"no mutant on the changed lines ({len(equivalent)} known equivalent)"
+        why = (f"no mutant on the changed lines but {len(equivalent)} listed in "
+               "tools/mutate/equivalent.txt, judged before this change: re-check them"
                if equivalent else "no catalogue mutant on the changed lines")
         return reports.Step("mutants", "skipped", 0.0, why)
     chosen = choose(live, limit)
@@ -83,7 +84,8 @@ def run(ctx, files, limit, fail_on_survivor):
     what = (f"{len(chosen)} mutants of the changed lines ({MODES}): "
             + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
             + (f"; {skipped} more not run (--max-mutants {limit})" if skipped else "")
-            + (f"; {len(equivalent)} known equivalent" if equivalent else ""))
+            + (f"; {len(equivalent)} listed in tools/mutate/equivalent.txt, judged before this "
+               "change: re-check them" if equivalent else ""))
     survivors = counts.get("survived", 0) + counts.get("timeout", 0)
     status = "failed" if survivors and fail_on_survivor else "passed"
     if survivors and not fail_on_survivor:
