@@ -133,6 +133,11 @@ def run_checks(args, mapping, files, impact, ctx, notes):
         backends = campaign_backends(impact, available, ctx)
         seed = int(ctx.head_id[:15], 16) or 1  # per commit: repeatable, new for each push
         done.append(step_log(s.campaign(ctx, args.campaign_seconds, seed, backends)))
+    if any(x.status == "failed" for x in done):
+        # Mutants and timings of a head that fails its own tests say nothing.
+        done.append(step_log(reports.Step("mutants and bench", "skipped", 0.0,
+                                          "not run: the head already fails a check above")))
+        return done
     if not args.no_mutants:
         done.append(step_log(mutants.run(ctx, files, args.max_mutants, args.fail_on_survivor)))
     if not args.no_bench:

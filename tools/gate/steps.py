@@ -134,7 +134,7 @@ def corpus(ctx):
         if int(replayed.group(2)) == 0 and step.status == "passed":
             step.status, step.what = "error", step.what + " (no call of these operators)"
     if step.status == "failed":
-        for path in re.findall(r"(corpus/\S+)\n", text)[:10]:
+        for path in re.findall(r"(corpus/[^\s\"]+)", text)[:10]:
             ctx.results.append(reports.Result("gate/corpus-finding", f"{path} failed",
                                               *ctx.where(_corpus_op(path, ctx))))
     return step
@@ -160,12 +160,17 @@ def golden(ctx):
         return reports.Step("golden", "passed", seconds, what)
     if cases == 0:
         return reports.Step("golden", "error", seconds, what + ": no case for these operators")
+    backend = ""
     for line in text.splitlines():
-        # Table rows "op  cases passed failed ...": annotate the operators with failures.
-        cols = line.split()  # operator pass fail xfail xpass skipped corrupt
+        # Each backend's table: a header "operator pass fail xfail xpass skipped corrupt
+        # (backend NAME)", then one row per operator.
+        header = re.search(r"\(backend ([\w-]+)\)", line)
+        backend = header.group(1) if header else backend
+        cols = line.split()
         if len(cols) >= 7 and cols[0] in ctx.all_ops and cols[2].isdigit() and \
                 int(cols[2]) + int(cols[6]) > 0:
-            ctx.add("gate/golden-failure", cols[0], f"golden: {cols[0]}: {line.strip()}")
+            ctx.add("gate/golden-failure", cols[0], f"golden: {cols[0]}: {cols[2]} failed, "
+                    f"{cols[6]} corrupt of {int(cols[1]) + int(cols[2])} cases on {backend}")
     return reports.Step("golden", "failed", seconds, what, _tail(text))
 
 
@@ -188,7 +193,10 @@ def campaign(ctx, seconds, seed, backends):
     for f in data["findings"]:
         ctx.add("gate/campaign-finding", f["op"],
                 f"campaign: {f['signature']} ({f['calls']} calls); replay: cvmcheck campaign "
-                f"--seed {seed} --ops {f['op']}; repro: {f['repro_dir']}\n{f['report']}")
+                f"--seed {seed} --ops {','.join(ctx.ops)}"
+                + (f" --backends {','.join(backends)}" if backends else "")
+                + f"; repro: cvmcheck run {f['repro_dir']} --backend {f['backend']}\n"
+                f"{f['report']}")
     if code == 0 and data["calls"] > 0:
         return reports.Step("campaign", "passed", took, what)
     why = f", {len(data['findings'])} findings" if data["findings"] else ""
