@@ -103,7 +103,7 @@ def step_log(step):
     return step
 
 
-def run_checks(args, mapping, files, impact, ctx, notes):
+def run_checks(args, files, impact, ctx, notes):
     """Every check for the impact, in cost order; returns the steps."""
     import bench
     import mutants
@@ -190,7 +190,7 @@ def main(argv=None):
                              "nothing to run: every changed path is documentation")]
     else:
         try:
-            done = run_checks(args, mapping, files, impact, ctx, notes)
+            done = run_checks(args, files, impact, ctx, notes)
         except Exception as e:  # a tool crashed: report it, never pass
             done = [reports.Step("gate", "error", 0.0, f"internal error: {e!r}")]
             print(f"gate: internal error: {e!r}", file=sys.stderr)
