@@ -14,5 +14,5 @@ for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
   build-fuzz/bin/fuzz_"$t" -merge=1 "corpus/$t" "$seeds" 2>&1 | grep -E "MERGE-OUTER: [0-9]+ new files" || true
   rm -rf "$seeds"
-  echo "corpus/$t: $(ls "corpus/$t" | wc -l) files, $(du -sk "corpus/$t" | cut -f1) KiB"
+  echo "corpus/$t: $(find "corpus/$t" -type f | wc -l) files, $(du -sk "corpus/$t" | cut -f1) KiB"
 done

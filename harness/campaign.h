@@ -29,6 +29,11 @@ struct CampaignOptions {
   int64_t max_repro_bytes = 16 << 20;
   // Time to shrink a finding before its repro is saved (0: saved as drawn).
   double shrink_seconds = 2;
+  // Shard `shard_index` (0-based) of `shard_count`: this run makes only the calls whose index
+  // is shard_index modulo shard_count, so shards of one seed draw disjoint calls and a CI
+  // matrix scales a campaign out; each shard still cycles through every selected operator.
+  int shard_index = 0;
+  int shard_count = 1;
 };
 
 // One cell of the conformance table (operator x backend).
@@ -51,6 +56,7 @@ struct CampaignFinding {
 
 struct CampaignResult {
   uint64_t seed = 0;
+  int shard_index = 0, shard_count = 1;
   double seconds = 0;
   int64_t calls = 0;
   int64_t generator_failures = 0;      // draws a generator could not complete (not a finding)

@@ -39,7 +39,7 @@ Action add_campaign_command(CLI::App& app) {
   struct Options {
     double seconds = 20;
     int64_t max_cases = -1;
-    std::string ops, backends, report;
+    std::string ops, backends, report, shard;
     uint64_t seed = 0;
     double invalid_share = 0.3;
     bool quiet = false, allow_nothing_compared = false;
@@ -76,6 +76,9 @@ Action add_campaign_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--allow-nothing-compared", o->allow_nothing_compared,
                 "Exploratory runs: do not fail when a selected backend compared no call");
+  sub->add_option("--shard", o->shard,
+                  "K/N: make only shard K of N (1-based) of the seed's calls; shards of one seed "
+                  "are disjoint and their reports merge (tools/gate/campaign_merge.py)");
   sub->add_flag("--quiet", o->quiet, "No progress line");
   return [o] {
     CampaignOptions options;
@@ -89,9 +92,24 @@ Action add_campaign_command(CLI::App& app) {
     options.max_repro_bytes = o->max_repro_bytes;
     options.shrink_seconds = o->shrink_seconds;
     options.seed = o->seed != 0 ? o->seed : std::random_device{}() * 0x100000001ULL + 1;
+    if (!o->shard.empty()) {
+      int k = 0, n = 0;
+      char slash = 0, extra = 0;
+      std::istringstream in(o->shard);
+      if (!(in >> k >> slash >> n) || slash != '/' || in >> extra || n < 1 || k < 1 || k > n) {
+        std::cerr << "cvmcheck campaign: --shard wants K/N with 1 <= K <= N, got '" << o->shard
+                  << "'\n";
+        return kExitUsage;
+      }
+      options.shard_index = k - 1;
+      options.shard_count = n;
+    }
     options.repro_root = o->report.empty() ? "cvmcheck-repros" : o->report + "/repros";
-    std::cerr << "cvmcheck campaign: seed " << options.seed << ", " << options.seconds
-              << " s; replay with --seed " << options.seed << "\n";
+    const std::string shard_args =
+        o->shard.empty() ? "" : " --shard " + o->shard;
+    std::cerr << "cvmcheck campaign: seed " << options.seed << shard_args << ", "
+              << options.seconds << " s; replay with --seed " << options.seed << shard_args
+              << "\n";
     const bool tty = isatty(STDERR_FILENO) != 0;
     double last_line = -10;
     auto progress = [&](const CampaignResult& r, double elapsed) {
