@@ -1,6 +1,7 @@
 // Assembles the per-operator generator records of every family (ops/<family>_gen.cc) and adds
 // the shared input-side invalid rules to each.
 #include "harness/generators.h"
+#include "ops/records.h"
 
 namespace cvm {
 
@@ -14,7 +15,7 @@ const OpGenerators* generators_for(const OpInfo& op) {
     }
     GeneratorTable complete;
     for (auto& [name, record] : families) {
-      const OpInfo* info = registry().find_op(name);
+      const OpInfo* info = ops::records().find_op(name);
       if (info == nullptr) continue;  // a test checks every record names a real operator
       OpGenerators full = record;
       for (InvalidGenerator& g : gen::common_invalid(*info, record.valid)) {

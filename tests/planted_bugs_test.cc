@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "backends/registry.h"
 #include "cvmcheck/case.h"
 #include "harness/campaign.h"
 #include "harness/generators.h"

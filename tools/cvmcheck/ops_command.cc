@@ -2,6 +2,7 @@
 #include <iomanip>
 #include <iostream>
 
+#include "backends/registry.h"
 #include "commands.h"
 #include "cvmcheck/registry.h"
 
