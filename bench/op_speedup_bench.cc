@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 
+#include "backends/registry.h"
 #include "harness/generators.h"
 #include "op_call.h"
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "backends/registry.h"
 #include "harness/fuzz_input.h"
 
 #ifndef CVMCHECK_FUZZ_TARGET
@@ -28,7 +29,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::optional<cvm::Call> call = cvm::decode_fuzz_input(*g_target, data, size);
   if (!call) return -1;  // outside the bounds: not worth keeping in the corpus
-  if (const std::optional<std::string> finding = cvm::fuzz_one(*call)) {
+  if (const std::optional<std::string> finding = cvm::fuzz_one(cvm::registry(), *call)) {
     std::fprintf(stderr, "\n==cvmcheck finding (target %s)==\n%s\n", CVMCHECK_FUZZ_TARGET,
                  finding->c_str());
     std::abort();

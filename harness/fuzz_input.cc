@@ -6,6 +6,7 @@
 #include "cvmcheck/tensor_cap.h"
 #include "harness/diff.h"
 #include "harness/generators.h"
+#include "ops/records.h"
 
 namespace cvm {
 namespace {
@@ -76,14 +77,14 @@ const std::vector<FuzzTarget>& fuzz_targets() {
     std::vector<FuzzTarget> list;
     FuzzTarget all{"all", {}};
     std::vector<std::string> families;
-    for (const OpInfo& op : registry().ops()) {
+    for (const OpInfo& op : ops::records().ops()) {
       if (std::find(families.begin(), families.end(), op.family) == families.end()) {
         families.push_back(op.family);
       }
     }
     for (const std::string& family : families) {
       FuzzTarget t{family, {}};
-      for (const OpInfo& op : registry().ops()) {
+      for (const OpInfo& op : ops::records().ops()) {
         if (op.family != family) continue;
         t.names.push_back(op.name);
         for (const std::string& alias : op.aliases) t.names.push_back(alias);
@@ -110,7 +111,7 @@ std::optional<Call> decode_fuzz_input(const FuzzTarget& target, const uint8_t* d
   Reader in(data, size);
   Call call;
   call.op = target.names[in.u8() % target.names.size()];
-  const OpInfo* op = registry().find_op(call.op);
+  const OpInfo* op = ops::records().find_op(call.op);
   const uint8_t mode = in.u8();
   if ((mode & 0x80) != 0) {
     if (op == nullptr) return std::nullopt;
@@ -156,7 +157,7 @@ std::string encode_fuzz_input(const FuzzTarget& target, const Call& call) {
   const auto it = std::find(target.names.begin(), target.names.end(), call.op);
   out.u8(it == target.names.end() ? 0 : it - target.names.begin());
   out.u8(0);
-  const OpInfo* op = registry().find_op(call.op);
+  const OpInfo* op = ops::records().find_op(call.op);
   const nlohmann::json attrs = call.attrs.is_object() ? call.attrs : nlohmann::json::object();
   out.u8(std::min<size_t>(attrs.size(), 15));
   size_t written = 0;
@@ -198,20 +199,20 @@ std::string encode_generator_input(const FuzzTarget& target, const std::string& 
   return out.take();
 }
 
-std::optional<Outcome> bounded_reference(const Call& call) {
+std::optional<Outcome> bounded_reference(const Registry& registry, const Call& call) {
   try {
     const ScopedTensorCap cap(kFuzzMaxTensorElements);
-    return run_op_outcome(registry(), "reference", call.op, call.attrs, call.inputs);
+    return run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
   } catch (const TensorCapExceeded&) {
     return std::nullopt;
   }
 }
 
-std::optional<std::string> fuzz_one(const Call& call) {
-  std::optional<Outcome> reference = bounded_reference(call);
+std::optional<std::string> fuzz_one(const Registry& registry, const Call& call) {
+  std::optional<Outcome> reference = bounded_reference(registry, call);
   if (!reference) return std::nullopt;
   const DiffResult d =
-      diff_call_against(registry(), call, std::move(*reference), other_backends(registry()));
+      diff_call_against(registry, call, std::move(*reference), other_backends(registry));
   if (d.passed() && d.reference.kind != OutcomeKind::kRuntimeError) return std::nullopt;
   std::string report = d.report(call);
   if (d.reference.kind == OutcomeKind::kRuntimeError) {

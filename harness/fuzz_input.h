@@ -55,12 +55,12 @@ std::string encode_generator_input(const FuzzTarget& target, const std::string& 
 
 // The reference's outcome for `call` with kFuzzMaxTensorElements in scope, or nullopt when it
 // would make a tensor over that cap (the call is then out of the fuzz bounds).
-std::optional<Outcome> bounded_reference(const Call& call);
+std::optional<Outcome> bounded_reference(const Registry& registry, const Call& call);
 
-// Runs one decoded call through the diff engine on every backend; returns a report when it is a
-// finding: a backend disagreeing with the reference, the reference giving runtime_error (our
-// bug), or (generator mode) the reference not giving the call's expected class. A call over the
-// tensor cap is no finding.
-std::optional<std::string> fuzz_one(const Call& call);
+// Runs one decoded call through the diff engine on every backend of `registry`; returns a report
+// when it is a finding: a backend disagreeing with the reference, the reference giving
+// runtime_error (our bug), or (generator mode) the reference not giving the call's expected
+// class. A call over the tensor cap is no finding.
+std::optional<std::string> fuzz_one(const Registry& registry, const Call& call);
 
 }  // namespace cvm

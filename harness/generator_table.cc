@@ -2,6 +2,7 @@
 // the shared input-side invalid rules to each.
 #include "cvmcheck/errors.h"
 #include "harness/generators.h"
+#include "ops/records.h"
 
 namespace cvm {
 
@@ -15,7 +16,7 @@ const OpGenerators* generators_for(const OpInfo& op) {
     }
     GeneratorTable complete;
     for (auto& [name, record] : families) {
-      const OpInfo* info = registry().find_op(name);
+      const OpInfo* info = ops::records().find_op(name);
       // A generator record of an unknown operator is a bug of ours, never dropped silently.
       check(info != nullptr, "generator record for unknown operator '", name, "'");
       OpGenerators full = record;

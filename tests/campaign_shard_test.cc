@@ -3,6 +3,7 @@
 // different calls (disjoint call indices); a shard out of range is an error.
 #include <gtest/gtest.h>
 
+#include "backends/registry.h"
 #include "cvmcheck/errors.h"
 #include "harness/campaign.h"
 

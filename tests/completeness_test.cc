@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backends/registry.h"
 #include "cvmcheck/op_list.h"
 #include "harness/fuzz_input.h"
 #include "harness/generators.h"

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "backends/registry.h"
 #include "support/call.h"
 
 namespace cvm {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "backends/registry.h"
 #include "cvmcheck/case.h"
 #include "harness/campaign.h"
 #include "harness/generators.h"

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backends/registry.h"
 #include "support/call.h"
 
 namespace cvm {

@@ -87,9 +87,8 @@ class Registry {
   std::vector<Backend> backends_;
 };
 
-// The registry with every operator record and every backend built into this binary
-// (defined in src/backends.cc, which is where a new backend is added).
-Registry& registry();
+// The registry of every record and backend built into the binary is assembled in the top
+// layer: backends/registry.h.
 
 // Runs one call. Unknown operator, bad attributes and a wrong input count are LogicErrors
 // raised before the kernel runs. A kernel's LogicError passes through; any other failure

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "backends/registry.h"
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
 #include "support/call.h"

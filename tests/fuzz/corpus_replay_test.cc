@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "backends/registry.h"
 #include "harness/fuzz_input.h"
 #include "harness/generators.h"
 
@@ -56,7 +57,7 @@ TEST(FuzzCorpus, EveryCorpusFileReplaysWithoutAFinding) {
           target, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
       if (!call || !selected(only, call->op)) continue;
       ++calls;
-      const auto finding = fuzz_one(*call);
+      const auto finding = fuzz_one(registry(), *call);
       EXPECT_FALSE(finding.has_value()) << entry.path() << "\n" << finding.value_or("");
     }
   }
@@ -103,7 +104,7 @@ TEST(FuzzInput, ArbitraryBytesNeverThrow) {
       EXPECT_NO_THROW({
         const auto call = decode_fuzz_input(
             target, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
-        if (call) (void)fuzz_one(*call);
+        if (call) (void)fuzz_one(registry(), *call);
       });
     }
   }

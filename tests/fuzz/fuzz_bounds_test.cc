@@ -4,6 +4,7 @@
 // on an upsampling with a scale of thousands: a single call took over 10 s.)
 #include <gtest/gtest.h>
 
+#include "backends/registry.h"
 #include "harness/call.h"
 #include "harness/fuzz_input.h"
 
@@ -21,24 +22,24 @@ Call upsampling(int64_t side, int64_t scale) {
 
 TEST(FuzzBounds, ACallWhoseOutputIsOverTheCapIsSkipped) {
   const Call huge = upsampling(4, 4095);  // 268 million outputs: tens of seconds per backend
-  EXPECT_FALSE(bounded_reference(huge).has_value());
-  EXPECT_FALSE(fuzz_one(huge).has_value());
+  EXPECT_FALSE(bounded_reference(registry(), huge).has_value());
+  EXPECT_FALSE(fuzz_one(registry(), huge).has_value());
 }
 
 TEST(FuzzBounds, ACallAtTheCapRunsAndItsOutcomeIsTheReferences) {
   const Call at_cap = upsampling(4, 64);  // (1, 1, 256, 256): exactly kFuzzMaxTensorElements
   ASSERT_EQ(256 * 256, kFuzzMaxTensorElements);
-  const std::optional<Outcome> reference = bounded_reference(at_cap);
+  const std::optional<Outcome> reference = bounded_reference(registry(), at_cap);
   ASSERT_TRUE(reference.has_value());
   ASSERT_EQ(reference->kind, OutcomeKind::kOk);
   EXPECT_EQ(reference->outputs.at(0).size(), kFuzzMaxTensorElements);
-  EXPECT_FALSE(fuzz_one(at_cap).has_value());
+  EXPECT_FALSE(fuzz_one(registry(), at_cap).has_value());
 }
 
 TEST(FuzzBounds, AnInvalidCallIsStillCheckedWhateverItsSize) {
   // A scale at the attribute limit is a logic_error before any allocation, so the cap does not
   // hide the error-class check.
-  const std::optional<Outcome> reference = bounded_reference(upsampling(4, 4096));
+  const std::optional<Outcome> reference = bounded_reference(registry(), upsampling(4, 4096));
   ASSERT_TRUE(reference.has_value());
   EXPECT_EQ(reference->kind, OutcomeKind::kLogicError);
 }

@@ -6,6 +6,7 @@
 // Budget: CVMCHECK_PROP_CASES cases per property (default below); RC_PARAMS="seed=N" replays.
 #include <gtest/gtest.h>
 
+#include "backends/registry.h"
 #include "harness/mrt_check.h"
 #include "harness/property.h"
 

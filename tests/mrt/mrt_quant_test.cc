@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 
+#include "backends/registry.h"
 #include "cvmcheck/errors.h"
 #include "cvmcheck/precision.h"
 #include "harness/generators.h"

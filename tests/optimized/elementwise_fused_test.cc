@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "backends/registry.h"
 #include "cvmcheck/precision.h"
 #include "cvmcheck/registry.h"
 #include "optimized/cpu_features.h"

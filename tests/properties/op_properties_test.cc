@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 
+#include "backends/registry.h"
 #include "harness/generators.h"
 #include "harness/property.h"
 #include "harness/verdict.h"

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backends/registry.h"
+
 namespace cvm::testing {
 
 Outcome call(const std::string& op, const std::string& attrs_json,

@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 
+#include "backends/registry.h"
 #include "commands.h"
 #include "harness/campaign.h"
 

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "backends/registry.h"
 #include "commands.h"
 #include "harness/diff.h"
 #include "harness/fuzz_input.h"

@@ -1,6 +1,7 @@
 // cvmcheck golden generate|verify: the golden fixture suite (docs/golden-format.md).
 #include <iostream>
 
+#include "backends/registry.h"
 #include "commands.h"
 #include "harness/golden.h"
 

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <random>
 
+#include "backends/registry.h"
 #include "commands.h"
 #include "harness/campaign.h"
 #include "harness/mrt_check.h"

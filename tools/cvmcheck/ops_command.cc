@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backends/registry.h"
 #include "commands.h"
 #include "cvmcheck/op_list.h"
 #include "cvmcheck/registry.h"

@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "backends/registry.h"
 #include "commands.h"
 #include "cvmcheck/case.h"
 #include "cvmcheck/npy.h"

@@ -43,7 +43,7 @@ def sync_tree(repo, tree):
         copied += 1
     # Files deleted from the checkout would still be globbed by CMake: remove them.
     for top in ("src", "ops", "reference", "harness", "infer", "optimized", "tools", "tests",
-                "fuzz", "cuda", "include"):
+                "fuzz", "cuda", "include", "backends"):
         root = os.path.join(tree, top)
         for dirpath, _, names in os.walk(root):
             for name in names:

@@ -1,11 +1,12 @@
 // The one place that assembles the registry: every operator record and every backend built
 // into this binary. A new backend is added here.
-#include "cvmcheck/registry.h"
-#include "../ops/schema.h"
-#include "../reference/kernels.h"
+#include "backends/registry.h"
+
 #include "cuda/plan.h"
 #include "harness/planted.h"
+#include "ops/schema.h"
 #include "optimized/kernels.h"
+#include "reference/kernels.h"
 
 namespace cvm {
 

@@ -1,0 +1,73 @@
+# One static library per layer (docs/architecture.md), declared bottom-up with
+#   cvmcheck_layer(NAME FILES globs... [EXCLUDE globs...] [SKIP files...] [DEPENDS layers...])
+# FILES (less EXCLUDE) are the layer's sources and headers: all are include-checked, and its
+# .cc (and, with CVMCHECK_CUDA, .cu) files not in SKIP are compiled into cvmcheck_NAME. DEPENDS
+# names layers declared before it, so the link graph is a DAG by construction; the same list is
+# what the include check allows (with everything below those layers). cvmcheck_layer_check()
+# then adds the check to the build.
+
+set_property(GLOBAL PROPERTY CVMCHECK_LAYERS "")
+
+function(cvmcheck_layer name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FILES;EXCLUDE;SKIP;DEPENDS")
+  get_property(declared GLOBAL PROPERTY CVMCHECK_LAYERS)
+  set(below "")
+  foreach(dep IN LISTS arg_DEPENDS)
+    if(NOT dep IN_LIST declared)
+      message(FATAL_ERROR "layer ${name}: ${dep} must be declared before it (layers go bottom-up)")
+    endif()
+    get_property(dep_below GLOBAL PROPERTY CVMCHECK_LAYER_${dep}_BELOW)
+    list(APPEND below ${dep} ${dep_below})
+  endforeach()
+  list(REMOVE_DUPLICATES below)
+
+  file(GLOB files CONFIGURE_DEPENDS RELATIVE ${CMAKE_SOURCE_DIR} ${arg_FILES})
+  if(arg_EXCLUDE)
+    file(GLOB excluded CONFIGURE_DEPENDS RELATIVE ${CMAKE_SOURCE_DIR} ${arg_EXCLUDE})
+    list(REMOVE_ITEM files ${excluded})
+  endif()
+  set(sources ${files})
+  if(CVMCHECK_CUDA)
+    list(FILTER sources INCLUDE REGEX "\\.(cc|cu)$")
+  else()
+    list(FILTER sources INCLUDE REGEX "\\.cc$")
+  endif()
+  if(arg_SKIP)
+    list(REMOVE_ITEM sources ${arg_SKIP})
+  endif()
+  add_library(cvmcheck_${name} STATIC ${sources})
+  list(TRANSFORM arg_DEPENDS PREPEND cvmcheck_ OUTPUT_VARIABLE dep_targets)
+  target_link_libraries(cvmcheck_${name} PUBLIC ${dep_targets})
+
+  set_property(GLOBAL APPEND PROPERTY CVMCHECK_LAYERS ${name})
+  set_property(GLOBAL PROPERTY CVMCHECK_LAYER_${name}_BELOW ${below})
+  set_property(GLOBAL PROPERTY CVMCHECK_LAYER_${name}_FILES ${files})
+endfunction()
+
+# Writes the table for cmake/check_layers.cmake and runs it before any layer compiles: a stamp
+# that every layer library depends on, redone when any layer file (or the table) changes.
+function(cvmcheck_layer_check)
+  get_property(layers GLOBAL PROPERTY CVMCHECK_LAYERS)
+  set(table "set(LAYERS ${layers})\n")
+  set(all_files "")
+  foreach(layer IN LISTS layers)
+    get_property(below GLOBAL PROPERTY CVMCHECK_LAYER_${layer}_BELOW)
+    get_property(files GLOBAL PROPERTY CVMCHECK_LAYER_${layer}_FILES)
+    string(APPEND table "set(LAYER_${layer}_BELOW ${below})\nset(LAYER_${layer}_FILES ${files})\n")
+    list(APPEND all_files ${files})
+  endforeach()
+  set(table_file ${CMAKE_BINARY_DIR}/cvmcheck_layers.cmake)
+  file(CONFIGURE OUTPUT ${table_file} CONTENT "${table}" @ONLY)  # rewritten only on change
+  set(stamp ${CMAKE_BINARY_DIR}/cvmcheck_layers.stamp)
+  add_custom_command(
+    OUTPUT ${stamp}
+    COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${CMAKE_SOURCE_DIR} -DTABLE=${table_file}
+            -DSTAMP=${stamp} -P ${CMAKE_SOURCE_DIR}/cmake/check_layers.cmake
+    DEPENDS ${all_files} ${table_file} ${CMAKE_SOURCE_DIR}/cmake/check_layers.cmake
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+    COMMENT "Checking that every layer includes only headers of the layers below it")
+  add_custom_target(cvmcheck_layer_check DEPENDS ${stamp})
+  foreach(layer IN LISTS layers)
+    add_dependencies(cvmcheck_${layer} cvmcheck_layer_check)
+  endforeach()
+endfunction()
