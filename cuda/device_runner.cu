@@ -90,8 +90,10 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
     o.y = outputs.size() > 1 ? outputs[1].as<int32_t>() : nullptr;
     o.scratch = scratch.as<int32_t>();
     const int64_t n = step.count;
-    // A batch item is a whole batch's sequential scan: small blocks spread the few batches.
-    const int threads = batch_items(step.kind) ? 32 : kThreads;
+    // A batch item (valid counts, NMS) is a whole batch's sequential scan: small blocks spread
+    // the few batches.
+    const bool batches = step.kind == StepKind::kValidCounts || step.kind == StepKind::kNms;
+    const int threads = batches ? 32 : kThreads;
     with_step_params(step, [&](const auto& params) {
       step_kernel<<<blocks_for(n, threads), threads>>>(params, v, o, n);
     });

@@ -75,12 +75,6 @@ CVM_HD void step_item(const NmsParams& p, const Views& v, const StepOutputs& o, 
   nms_batch(p, v, o.out, o.scratch, i);
 }
 
-// One work item a thread (kValidCounts, kNms: a whole batch, so few and long items) or an output
-// element (every other kind).
-constexpr bool batch_items(StepKind kind) {
-  return kind == StepKind::kValidCounts || kind == StepKind::kNms;
-}
-
 // Calls f(the parameters of step's kind) (host code: the loop of cuda-host, the launch of the
 // device kernel).
 template <typename F>
