@@ -6,8 +6,8 @@
 // Included by one ISA file per translation unit, after it defines CVM_NN_TARGET (the target
 // attribute of its vector code) and CVM_NN_FLAT (that plus flatten, for the generic wrappers).
 // The attribute must be on every function here that touches the ISA's vectors: an always_inline
-// body without it cannot inline the intrinsics (GCC and clang both refuse, see fused_pass.h's
-// note), and an attribute cannot be a template parameter. Everything is in an unnamed namespace,
+// body without it cannot inline the intrinsics (GCC 12 and clang 14 refuse; fused_pass.h's have
+// none), and an attribute cannot be a template parameter. Everything is in an unnamed namespace,
 // as in nn_generic.h, so each translation unit compiles its own copy for its own target.
 //
 // Traits V of an ISA (every function CVM_NN_TARGET and always_inline):
@@ -119,13 +119,13 @@ CVM_NN_TARGET void tile_rows(const Tile& t) {
   __builtin_trap();  // the drivers never ask for more rows than the ISA's mr
 }
 
-// conv2d always uses the ISA's conv_nv vectors (the driver masks the stores of the last ones).
+// conv2d always computes the ISA's conv_nv vectors (t.vec says what each of them stores).
 template <typename V>
 CVM_NN_TARGET void conv_tile(const Tile& t) {
   tile_rows<V, V::kConvMr, V::kConvNv, true>(t);
 }
 
-// dense: t.nv (1..kDenseNv) vectors, so a narrow last column block loads no weights past its end.
+// dense: t.nv (1..kDenseNv) vectors, fewer for a narrow last column block.
 template <typename V>
 CVM_NN_TARGET void dense_tile(const Tile& t) {
   static_assert(V::kDenseNv >= 1 && V::kDenseNv <= 4);
