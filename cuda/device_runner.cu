@@ -39,63 +39,14 @@ class DeviceBuffer {
   void* ptr_ = nullptr;
 };
 
-// Grid-stride kernels: one per step kind, each a loop over its per-item function.
+// Grid-stride kernels: one per step kind, each a loop over the kind's per-item function.
 __device__ inline int64_t first_item() { return blockIdx.x * int64_t{blockDim.x} + threadIdx.x; }
 __device__ inline int64_t item_stride() { return int64_t{gridDim.x} * blockDim.x; }
 
-__global__ void map_kernel(MapParams p, Views v, int32_t* out, int64_t n) {
-  for (int64_t i = first_item(); i < n; i += item_stride()) {
-    out[i] = map_element(p, v, i);
-  }
-}
-
-__global__ void gather_kernel(GatherParams p, InView in, int32_t* out, int64_t n) {
-  for (int64_t i = first_item(); i < n; i += item_stride()) {
-    gather_element(p, in, out, i);
-  }
-}
-
-__global__ void take_kernel(TakeParams p, Views v, int32_t* out, int64_t n) {
-  for (int64_t i = first_item(); i < n; i += item_stride()) {
-    out[i] = take_element(p, v, i);
-  }
-}
-
-__global__ void reduce_kernel(ReduceParams p, InView in, int32_t* out, int64_t n) {
-  for (int64_t i = first_item(); i < n; i += item_stride()) {
-    out[i] = reduce_element(p, in, i);
-  }
-}
-
-__global__ void conv2d_kernel(Conv2dParams p, Views v, int32_t* out, int64_t n) {
-  for (int64_t i = first_item(); i < n; i += item_stride()) {
-    out[i] = conv2d_element(p, v, i);
-  }
-}
-
-__global__ void dense_kernel(DenseParams p, Views v, int32_t* out, int64_t n) {
-  for (int64_t i = first_item(); i < n; i += item_stride()) {
-    out[i] = dense_element(p, v, i);
-  }
-}
-
-__global__ void pool_kernel(PoolParams p, InView in, int32_t* out, int64_t n) {
-  for (int64_t i = first_item(); i < n; i += item_stride()) {
-    out[i] = pool_element(p, in, i);
-  }
-}
-
-__global__ void valid_counts_kernel(ValidCountsParams p, InView in, int32_t* count, int32_t* y,
-                                    int64_t n) {
-  for (int64_t b = first_item(); b < n; b += item_stride()) {
-    valid_counts_batch(p, in, count, y, b);
-  }
-}
-
-__global__ void nms_kernel(NmsParams p, Views v, int32_t* y, int32_t* scratch, int64_t n) {
-  for (int64_t b = first_item(); b < n; b += item_stride()) {
-    nms_batch(p, v, y, scratch, b);
-  }
+// P: the step kind's parameters (by value: the kernel's parameter block).
+template <typename P>
+__global__ void step_kernel(P p, Views v, StepOutputs o, int64_t n) {
+  for (int64_t i = first_item(); i < n; i += item_stride()) step_item(p, v, o, i);
 }
 
 constexpr int kThreads = 256;
@@ -133,39 +84,19 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
     for (int k = 0; k < 3; ++k) {
       if (step.input[k] >= 0) v.in[k] = views[static_cast<size_t>(step.input[k])];
     }
-    int32_t* out = outputs[static_cast<size_t>(step.output)].as<int32_t>();
+    StepOutputs o;
+    o.out = outputs[static_cast<size_t>(step.output)].as<int32_t>();
+    o.count = outputs[0].as<int32_t>();
+    o.y = outputs.size() > 1 ? outputs[1].as<int32_t>() : nullptr;
+    o.scratch = scratch.as<int32_t>();
     const int64_t n = step.count;
-    const unsigned grid = blocks_for(n);
-    switch (step.kind) {
-      case StepKind::kMap:
-        map_kernel<<<grid, kThreads>>>(step.map, v, out, n);
-        break;
-      case StepKind::kGather:
-        gather_kernel<<<grid, kThreads>>>(step.gather, v.in[0], out, n);
-        break;
-      case StepKind::kTake:
-        take_kernel<<<grid, kThreads>>>(step.take, v, out, n);
-        break;
-      case StepKind::kReduce:
-        reduce_kernel<<<grid, kThreads>>>(step.reduce, v.in[0], out, n);
-        break;
-      case StepKind::kConv2d:
-        conv2d_kernel<<<grid, kThreads>>>(step.conv2d, v, out, n);
-        break;
-      case StepKind::kDense:
-        dense_kernel<<<grid, kThreads>>>(step.dense, v, out, n);
-        break;
-      case StepKind::kPool:
-        pool_kernel<<<grid, kThreads>>>(step.pool, v.in[0], out, n);
-        break;
-      case StepKind::kValidCounts:
-        valid_counts_kernel<<<blocks_for(n, 32), 32>>>(
-            step.valid_counts, v.in[0], outputs[0].as<int32_t>(), outputs[1].as<int32_t>(), n);
-        break;
-      case StepKind::kNms:
-        nms_kernel<<<blocks_for(n, 32), 32>>>(step.nms, v, out, scratch.as<int32_t>(), n);
-        break;
-    }
+    // A batch item (valid counts, NMS) is a whole batch's sequential scan: small blocks spread
+    // the few batches.
+    const bool batches = step.kind == StepKind::kValidCounts || step.kind == StepKind::kNms;
+    const int threads = batches ? 32 : kThreads;
+    with_step_params(step, [&](const auto& params) {
+      step_kernel<<<blocks_for(n, threads), threads>>>(params, v, o, n);
+    });
     cuda_check(cudaGetLastError(), "kernel launch");
   }
   cuda_check(cudaDeviceSynchronize(), "kernel execution");

@@ -9,31 +9,12 @@
 
 #include <vector>
 
-#include "cuda/gather_device.h"
-#include "cuda/map_device.h"
-#include "cuda/nn_device.h"
-#include "cuda/vision_device.h"
+#include "cuda/step_device.h"
 #include "infer/common.h"
 
 namespace cvm::cuda {
 
-enum class StepKind { kMap, kGather, kTake, kReduce, kConv2d, kDense, kPool, kValidCounts, kNms };
-
-struct Step {
-  StepKind kind = StepKind::kMap;
-  int64_t count = 0;            // work items: output elements, gather items, or batches
-  int input[3] = {-1, -1, -1};  // indices into Plan::inputs, -1 when unused
-  int output = 0;               // the output written (kValidCounts writes outputs 0 and 1)
-  MapParams map;
-  GatherParams gather;
-  TakeParams take;
-  ReduceParams reduce;
-  Conv2dParams conv2d;
-  DenseParams dense;
-  PoolParams pool;
-  ValidCountsParams valid_counts;
-  NmsParams nms;
-};
+// StepKind and Step: cuda/step_device.h.
 
 struct Plan {
   std::vector<const Tensor*> inputs;

@@ -1,7 +1,8 @@
 // AVX-512 VNNI kernels of conv2d and dense: vpdpbusd (u8 x s8 -> s32, non-saturating) on
-// shifted activations (x + 128) and signed weights, 4 k-values per int32 lane, 16 lanes. Every
-// function that uses these instructions carries the target attribute, so the rest of the binary
-// stays baseline x86-64; nn_isa() hands this table out only when CPUID reports the features.
+// shifted activations (x + 128) and signed weights, 4 k-values per int32 lane, 16 lanes; the
+// micro-kernel is nn_tile.h's skeleton over the traits below. Every function that uses these
+// instructions carries the target attribute, so the rest of the binary stays baseline x86-64;
+// nn_isa() hands this table out only when CPUID reports the features.
 #if defined(__GNUC__) && !defined(__clang__)
 // GCC 12's AVX-512 intrinsics start from _mm*_undefined_*(), which -Wmaybe-uninitialized flags.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -14,109 +15,54 @@
 #include <cstring>
 #include <vector>
 
-#include "optimized/nn_gemm.h"
-#include "optimized/nn_generic.h"
-
 #define CVM_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 #define CVM_VNNI_FLAT __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"), flatten))
+#define CVM_VNNI_OP \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"), always_inline))
+#define CVM_NN_TARGET CVM_VNNI
+#define CVM_NN_FLAT CVM_VNNI_FLAT
+
+#include "optimized/nn_gemm.h"
+#include "optimized/nn_generic.h"
+#include "optimized/nn_tile.h"
 
 namespace cvm::opt::nn {
 namespace {
-
-constexpr int kConvMr = 8, kConvNv = 3;    // 24 accumulators + 3 data vectors
-constexpr int kDenseMr = 6, kDenseNv = 4;  // 24 accumulators + 4 weight vectors
 
 CVM_VNNI inline __mmask16 low_lanes(int n) {
   return static_cast<__mmask16>((1u << static_cast<unsigned>(n)) - 1u);
 }
 
-CVM_VNNI inline void store_vec(int32_t* row, const VecStore& s, __m512i v) {
-  if (s.n1 == 16) {
-    _mm512_storeu_si512(row + s.off1, v);
-  } else if (s.n1 > 0) {
-    _mm512_mask_storeu_epi32(row + s.off1, low_lanes(s.n1), v);
+// The nn_tile.h traits. vpdpbusd multiplies u8 x s8: its first operand must be the shifted data
+// (B for conv2d, A for dense), its second the signed weights.
+struct Vnni {
+  using Vec = __m512i;
+  using BElem = uint8_t;
+  static constexpr int kLanes = 16, kGroup = 4;
+  static constexpr bool kShift = true;
+  static constexpr int kConvMr = 8, kConvNv = 3;    // 24 accumulators + 3 data vectors
+  static constexpr int kDenseMr = 6, kDenseNv = 4;  // 24 accumulators + 4 weight vectors
+
+  CVM_VNNI_OP static Vec zero() { return _mm512_setzero_si512(); }
+  CVM_VNNI_OP static Vec set1(int32_t x) { return _mm512_set1_epi32(x); }
+  CVM_VNNI_OP static Vec add(Vec a, Vec b) { return _mm512_add_epi32(a, b); }
+  CVM_VNNI_OP static Vec loadu(const void* p) { return _mm512_loadu_si512(p); }
+  CVM_VNNI_OP static Vec load_low(const int32_t* p, int n) {
+    return _mm512_maskz_loadu_epi32(low_lanes(n), p);
   }
-  if (s.n2 > 0) {
+  CVM_VNNI_OP static void store(int32_t* p, Vec v) { _mm512_storeu_si512(p, v); }
+  CVM_VNNI_OP static void store_low(int32_t* p, int n, Vec v) {
+    _mm512_mask_storeu_epi32(p, low_lanes(n), v);
+  }
+  CVM_VNNI_OP static Vec rotate(Vec v, int s) {  // vpermd reads the index's low 4 bits only
     const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m512i moved =
-        _mm512_permutexvar_epi32(_mm512_add_epi32(lane, _mm512_set1_epi32(s.s2)), v);
-    _mm512_mask_storeu_epi32(row + s.off2, low_lanes(s.n2), moved);
+    return _mm512_permutexvar_epi32(_mm512_add_epi32(lane, _mm512_set1_epi32(s)), v);
   }
-}
-
-// kConv: A = signed weights (broadcast), B = shifted data at b + b_off[k].
-// Otherwise (dense): A = shifted data (broadcast), B = signed weights at b + k * b_step.
-template <int MR, int NV, bool kConv>
-CVM_VNNI void tile(const Tile& t) {
-  __m512i acc[MR][NV];
-#pragma GCC unroll 8
-  for (int r = 0; r < MR; ++r) {
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) {
-      __m512i a = _mm512_setzero_si512();
-      if (t.accumulate && t.vec[v].n1 > 0) {
-        a = _mm512_maskz_loadu_epi32(low_lanes(t.vec[v].n1), t.c + r * t.ldc + t.vec[v].off1);
-      }
-      if (t.row_init != nullptr) a = _mm512_add_epi32(a, _mm512_set1_epi32(t.row_init[r]));
-      if (t.col_init != nullptr) a = _mm512_add_epi32(a, _mm512_loadu_si512(t.col_init + 16 * v));
-      acc[r][v] = a;
-    }
+  template <bool kConv>
+  CVM_VNNI_OP static Vec mac(Vec acc, Vec b, Vec a) {
+    return kConv ? _mm512_dpbusd_epi32(acc, b, a) : _mm512_dpbusd_epi32(acc, a, b);
   }
-  const int32_t* ap = static_cast<const int32_t*>(t.a);
-  const uint8_t* bp = static_cast<const uint8_t*>(t.b);
-  for (int64_t k = 0; k < t.kt; ++k) {
-    const uint8_t* bk = kConv ? bp + t.b_off[k] : bp + k * t.b_step;
-    __m512i bv[NV];
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) bv[v] = _mm512_loadu_si512(bk + 64 * v);
-    const int32_t* ak = ap + k * MR;
-#pragma GCC unroll 8
-    for (int r = 0; r < MR; ++r) {
-      const __m512i av = _mm512_set1_epi32(ak[r]);
-#pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) {
-        acc[r][v] = kConv ? _mm512_dpbusd_epi32(acc[r][v], bv[v], av)
-                          : _mm512_dpbusd_epi32(acc[r][v], av, bv[v]);
-      }
-    }
-  }
-#pragma GCC unroll 8
-  for (int r = 0; r < MR; ++r) {
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) store_vec(t.c + r * t.ldc, t.vec[v], acc[r][v]);
-  }
-}
-
-template <int NV, bool kConv>
-CVM_VNNI void tile_rows(const Tile& t) {
-  switch (t.rows) {
-    case 1: return tile<1, NV, kConv>(t);
-    case 2: return tile<2, NV, kConv>(t);
-    case 3: return tile<3, NV, kConv>(t);
-    case 4: return tile<4, NV, kConv>(t);
-    case 5: return tile<5, NV, kConv>(t);
-    case 6: return tile<6, NV, kConv>(t);
-    case 7:
-      if constexpr (kConv) return tile<7, NV, kConv>(t);
-      break;
-    case 8:
-      if constexpr (kConv) return tile<8, NV, kConv>(t);
-      break;
-    default: break;
-  }
-  __builtin_trap();  // the drivers never ask for more rows than the ISA's mr
-}
-
-CVM_VNNI void conv_tile(const Tile& t) { tile_rows<kConvNv, true>(t); }
-
-CVM_VNNI void dense_tile(const Tile& t) {
-  switch (t.nv) {
-    case 1: return tile_rows<1, false>(t);
-    case 2: return tile_rows<2, false>(t);
-    case 3: return tile_rows<3, false>(t);
-    default: return tile_rows<4, false>(t);
-  }
-}
+};
 
 // 16 values at p (stride 1 or 2) as 16 bytes.
 CVM_VNNI inline __m128i load16(const int32_t* p, int64_t stride) {
@@ -455,29 +401,11 @@ CVM_VNNI_FLAT void direct(const DirectConv& d, int64_t first, int64_t last) {
   }
 }
 
-template <typename T>
-CVM_VNNI_FLAT void dense_rows(const T* x, const int32_t* w, const int32_t* bias, int32_t* y,
-                              int64_t depth, int64_t units, int64_t first, int64_t last) {
-  direct_dense_generic<T>(x, w, bias, y, depth, units, first, last);
-}
-
 }  // namespace
 
 const NnIsa& vnni_isa() {
   static const NnIsa isa = [] {
-    NnIsa i;
-    i.isa = Isa::kAvx512Vnni;
-    i.gemm = true;
-    i.group = 4;
-    i.lanes = 16;
-    i.elem_bytes = 1;
-    i.shift = true;
-    i.conv_mr = kConvMr;
-    i.conv_nv = kConvNv;
-    i.dense_mr = kDenseMr;
-    i.dense_nv = kDenseNv;
-    i.conv_tile = conv_tile;
-    i.dense_tile = dense_tile;
+    NnIsa i = base_table<Vnni>(Isa::kAvx512Vnni);
     i.fill_row_i8 = fill_row<int8_t>;
     i.fill_row_i32 = fill_row<int32_t>;
     i.pack_b_i8 = pack_b<int8_t, false>;
@@ -490,8 +418,6 @@ const NnIsa& vnni_isa() {
     i.range_i32 = value_range;
     i.direct_i8 = direct<int8_t>;
     i.direct_i32 = direct<int32_t>;
-    i.dense_i8 = dense_rows<int8_t>;
-    i.dense_i32 = dense_rows<int32_t>;
     return i;
   }();
   return isa;

@@ -61,6 +61,7 @@ TABLE = {
     "nn_isa_avx2": {"*": ["conv2d", "dense"]},
     "nn_isa_vnni": {"*": ["conv2d", "dense"]},
     "nn_isa_portable": {"*": ["conv2d", "dense"]},
+    "nn_tile": {"*": ["conv2d", "dense"]},
     "nn_generic": {"*": ["conv2d", "dense"]},
     "nn_gemm": {"*": ["conv2d", "dense"]},
     "cpu_features": {"*": ["conv2d", "dense"]},
