@@ -31,6 +31,18 @@ std::unique_ptr<Registry> registry_with(const PlantedBug& bug) {
   return r;
 }
 
+// A campaign over the planted bug's operator and backend, bounded by `max_cases`.
+CampaignOptions campaign_on(const PlantedBug& bug, uint64_t seed, int64_t max_cases) {
+  CampaignOptions options;
+  options.seconds = 120;  // bounded by max_cases long before
+  options.max_cases = max_cases;
+  options.ops = {bug.op};
+  options.backends = {bug.backend};
+  options.seed = seed;
+  options.invalid_share = bug.invalid_calls ? 1.0 : 0.0;
+  return options;
+}
+
 class PlantedBugTest : public ::testing::TestWithParam<PlantedBug> {};
 
 TEST_P(PlantedBugTest, PropertiesCatchItAndTheReproReplays) {
@@ -82,13 +94,7 @@ TEST_P(PlantedBugTest, CampaignReportsIt) {
     GTEST_SKIP() << bug.op << " has no reference kernel in this build";
   }
   const auto r = registry_with(bug);
-  CampaignOptions options;
-  options.seconds = 120;  // bounded by max_cases long before
-  options.max_cases = kCaseBound;
-  options.ops = {bug.op};
-  options.backends = {bug.backend};
-  options.seed = 12345;
-  options.invalid_share = bug.invalid_calls ? 1.0 : 0.0;
+  const CampaignOptions options = campaign_on(bug, 12345, kCaseBound);
   const CampaignResult result = run_campaign(*r, options);
   ASSERT_FALSE(result.findings.empty()) << bug.description << " not found in " << result.calls
                                         << " campaign calls";
@@ -103,13 +109,7 @@ TEST_P(PlantedBugTest, CampaignGroupsARepeatingBugAndBoundsItsRepros) {
   const auto r = registry_with(bug);
   const std::string root = ::testing::TempDir() + "/grouped-" + bug.backend;
   std::filesystem::remove_all(root);
-  CampaignOptions options;
-  options.seconds = 120;  // bounded by max_cases long before
-  options.max_cases = kCaseBound;
-  options.ops = {bug.op};
-  options.backends = {bug.backend};
-  options.seed = 777;
-  options.invalid_share = bug.invalid_calls ? 1.0 : 0.0;
+  CampaignOptions options = campaign_on(bug, 777, kCaseBound);
   options.repro_root = root;
   const CampaignResult result = run_campaign(*r, options);
   ASSERT_EQ(result.findings.size(), 1u) << campaign_table(result);
@@ -170,13 +170,7 @@ TEST(CampaignRepros, GlobalBoundsHoldWhateverThePerSignatureCap) {
   const std::string root = ::testing::TempDir() + "/bounded-repros";
   for (const auto& [max_repros, max_bytes] : {std::pair<int, int64_t>{0, 1 << 20}, {5, 1}}) {
     std::filesystem::remove_all(root);
-    CampaignOptions options;
-    options.seconds = 120;
-    options.max_cases = 500;
-    options.ops = {bug.op};
-    options.backends = {bug.backend};
-    options.seed = 99;
-    options.invalid_share = bug.invalid_calls ? 1.0 : 0.0;
+    CampaignOptions options = campaign_on(bug, 99, 500);
     options.repro_root = root;
     options.max_repros = max_repros;
     options.max_repro_bytes = max_bytes;
