@@ -217,11 +217,19 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
       c.detail = b->available ? "not implemented" : "unavailable: " + b->unavailable_reason;
     }
     if (c.status.empty()) {
-      const CaseResult run = run_case(registry, case_dir.string(), backend);
-      const bool matches = run.matches.value_or(false);
-      const bool expected_fail = xfail.count(c.op + "/" + c.name) != 0;
-      c.status = matches ? (expected_fail ? "xpass" : "pass") : (expected_fail ? "xfail" : "fail");
-      if (!matches && run.difference) c.detail = run.difference->what;
+      try {
+        const CaseResult run = run_case(registry, case_dir.string(), backend);
+        const bool matches = run.matches.value_or(false);
+        const bool expected_fail = xfail.count(c.op + "/" + c.name) != 0;
+        c.status =
+            matches ? (expected_fail ? "xpass" : "pass") : (expected_fail ? "xfail" : "fail");
+        if (!matches && run.difference) c.detail = run.difference->what;
+      } catch (const CaseFileError& e) {
+        // An unreadable case (e.g. a damaged .npy whose sha256 was not checked) is the suite's
+        // fault, never a result of the backend.
+        c.status = "corrupt";
+        c.detail = e.what();
+      }
     }
     ++result.per_op[c.op][c.status];
     result.cases.push_back(std::move(c));

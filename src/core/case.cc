@@ -127,6 +127,9 @@ std::vector<Tensor> load_inputs(const std::string& dir, const CaseSpec& spec) {
   for (size_t k = 0; k < spec.inputs.size(); ++k) {
     try {
       inputs.push_back(load_tensor(dir, spec.inputs[k]));
+    } catch (const NpyFormatError& e) {
+      // A damaged file is the case's fault, not a result of the backend under test.
+      throw CaseFileError(concat("input ", k, " (", spec.inputs[k].file, "): ", e.what()));
     } catch (const LogicError& e) {
       fail_logic("input ", k, " (", spec.inputs[k].file, "): ", e.what());
     }

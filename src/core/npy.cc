@@ -14,6 +14,16 @@ constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicSize = 6;
 constexpr size_t kMaxHeaderSize = 1 << 16;  // numpy itself limits headers to this order
 
+// Malformed bytes: an NpyFormatError (a damaged file), never a plain bad input.
+template <typename... Parts>
+void format_check(bool condition, const Parts&... parts) {
+  if (!condition) throw NpyFormatError(concat(parts...));
+}
+template <typename... Parts>
+[[noreturn]] void format_fail(const Parts&... parts) {
+  throw NpyFormatError(concat(parts...));
+}
+
 // A tiny parser for the header's Python dict literal, e.g.
 // {'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }
 class HeaderParser {
@@ -29,19 +39,19 @@ class HeaderParser {
       const std::string key = quoted();
       expect(':');
       if (key == "descr") {
-        verify(!has_descr, "npy header repeats 'descr'");
+        format_check(!has_descr, "npy header repeats 'descr'");
         descr = quoted();
         has_descr = true;
       } else if (key == "fortran_order") {
-        verify(!has_fortran, "npy header repeats 'fortran_order'");
+        format_check(!has_fortran, "npy header repeats 'fortran_order'");
         fortran = boolean();
         has_fortran = true;
       } else if (key == "shape") {
-        verify(!has_shape, "npy header repeats 'shape'");
+        format_check(!has_shape, "npy header repeats 'shape'");
         shape = tuple();
         has_shape = true;
       } else {
-        fail_logic("npy header has unknown key '", key, "'");
+        format_fail("npy header has unknown key '", key, "'");
       }
       skip_space();
       if (peek() == ',') {
@@ -49,12 +59,12 @@ class HeaderParser {
         continue;
       }
       skip_space();
-      verify(peek() == '}', "npy header: expected ',' or '}'");
+      format_check(peek() == '}', "npy header: expected ',' or '}'");
     }
     expect('}');
     skip_space();
-    verify(pos_ == text_.size(), "npy header has trailing characters");
-    verify(has_descr && has_fortran && has_shape,
+    format_check(pos_ == text_.size(), "npy header has trailing characters");
+    format_check(has_descr && has_fortran && has_shape,
            "npy header must give 'descr', 'fortran_order' and 'shape'");
   }
 
@@ -65,15 +75,15 @@ class HeaderParser {
   }
   void expect(char c) {
     skip_space();
-    verify(peek() == c, "npy header: expected '", c, "' at offset ", pos_);
+    format_check(peek() == c, "npy header: expected '", c, "' at offset ", pos_);
     ++pos_;
   }
   std::string quoted() {
     skip_space();
     const char q = peek();
-    verify(q == '\'' || q == '"', "npy header: expected a quoted string at offset ", pos_);
+    format_check(q == '\'' || q == '"', "npy header: expected a quoted string at offset ", pos_);
     const size_t end = text_.find(q, pos_ + 1);
-    verify(end != std::string::npos, "npy header: unterminated string");
+    format_check(end != std::string::npos, "npy header: unterminated string");
     std::string value = text_.substr(pos_ + 1, end - pos_ - 1);
     pos_ = end + 1;
     return value;
@@ -88,7 +98,7 @@ class HeaderParser {
       pos_ += 5;
       return false;
     }
-    fail_logic("npy header: fortran_order must be True or False");
+    format_fail("npy header: fortran_order must be True or False");
   }
   // (), (3,), (2, 3): non-negative decimal entries; capped so no arithmetic can overflow.
   Shape tuple() {
@@ -97,20 +107,20 @@ class HeaderParser {
     while (true) {
       skip_space();
       if (peek() == ')') break;
-      verify(peek() >= '0' && peek() <= '9', "npy header: malformed shape");
+      format_check(peek() >= '0' && peek() <= '9', "npy header: malformed shape");
       int64_t dim = 0;
       while (peek() >= '0' && peek() <= '9') {
         dim = dim * 10 + (text_[pos_++] - '0');
-        verify(dim <= (int64_t{1} << 40), "npy header: shape entry too large");
+        format_check(dim <= (int64_t{1} << 40), "npy header: shape entry too large");
       }
       shape.push_back(dim);
-      verify(shape.size() <= 64, "npy header: too many dims");
+      format_check(shape.size() <= 64, "npy header: too many dims");
       skip_space();
       if (peek() == ',') {
         ++pos_;
         continue;
       }
-      verify(peek() == ')', "npy header: malformed shape");
+      format_check(peek() == ')', "npy header: malformed shape");
     }
     expect(')');
     return shape;
@@ -123,21 +133,22 @@ class HeaderParser {
 }  // namespace
 
 Tensor parse_npy(const std::string& bytes, int precision) {
-  verify(bytes.size() >= kMagicSize + 2 && std::memcmp(bytes.data(), kMagic, kMagicSize) == 0,
+  format_check(
+      bytes.size() >= kMagicSize + 2 && std::memcmp(bytes.data(), kMagic, kMagicSize) == 0,
          "not an .npy file (bad magic)");
   const auto major = static_cast<uint8_t>(bytes[6]);
   const auto minor = static_cast<uint8_t>(bytes[7]);
-  verify((major == 1 || major == 2) && minor == 0, "unsupported .npy format version ",
+  format_check((major == 1 || major == 2) && minor == 0, "unsupported .npy format version ",
          int{major}, ".", int{minor}, " (1.0 and 2.0 are supported)");
   const size_t len_bytes = major == 1 ? 2 : 4;
   const size_t prefix = kMagicSize + 2 + len_bytes;
-  verify(bytes.size() >= prefix, "truncated .npy header");
+  format_check(bytes.size() >= prefix, "truncated .npy header");
   size_t header_len = 0;
   for (size_t i = 0; i < len_bytes; ++i) {
     header_len |= size_t{static_cast<uint8_t>(bytes[8 + i])} << (8 * i);
   }
-  verify(header_len <= kMaxHeaderSize, ".npy header length ", header_len, " is too large");
-  verify(bytes.size() >= prefix + header_len, "truncated .npy header");
+  format_check(header_len <= kMaxHeaderSize, ".npy header length ", header_len, " is too large");
+  format_check(bytes.size() >= prefix + header_len, "truncated .npy header");
   std::string header = bytes.substr(prefix, header_len);
   // The header ends with a newline and may be padded with spaces before it.
   while (!header.empty() && (header.back() == '\n' || header.back() == ' ')) header.pop_back();
@@ -155,13 +166,13 @@ Tensor parse_npy(const std::string& bytes, int precision) {
     dtype = DType::kInt32;
     item_size = 4;
   } else {
-    fail_logic("unsupported .npy dtype '", descr, "' (only '|i1' and '<i4')");
+    format_fail("unsupported .npy dtype '", descr, "' (only '|i1' and '<i4')");
   }
-  verify(!fortran, "unsupported .npy layout: fortran_order is True (only C order)");
+  format_check(!fortran, "unsupported .npy layout: fortran_order is True (only C order)");
   validate_shape(shape, ".npy array");  // before any allocation of that size
   const auto count = static_cast<size_t>(shape_size(shape));
   const size_t data_size = bytes.size() - prefix - header_len;
-  verify(data_size == count * item_size, ".npy data has ", data_size, " bytes; shape ",
+  format_check(data_size == count * item_size, ".npy data has ", data_size, " bytes; shape ",
          shape_str(shape), " needs ", count * item_size);
 
   Tensor tensor = Tensor::zeros(dtype, shape, precision);
@@ -188,6 +199,8 @@ Tensor read_npy(const std::string& path, int precision) {
   buffer << in.rdbuf();
   try {
     return parse_npy(buffer.str(), precision);
+  } catch (const NpyFormatError& e) {
+    throw NpyFormatError(concat(path, ": ", e.what()));
   } catch (const LogicError& e) {
     fail_logic(path, ": ", e.what());
   }

@@ -11,6 +11,7 @@
 #include "backends/registry.h"
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
+#include "cvmcheck/npy.h"
 #include "support/call.h"
 
 namespace cvm {
@@ -89,15 +90,35 @@ TEST(Cli, MismatchExitsOneAndUnreadableExitsTwo) {
                                         "expect": {"outcome": "logic_error"}})";
   std::string out;
   EXPECT_EQ(run_cli("run " + dir, out), 1) << out;
-  EXPECT_EQ(run_cli("run /nonexistent/case", out), 2);
+  EXPECT_EQ(run_cli("run /nonexistent/case", out), 3);  // an unreadable case
   EXPECT_EQ(run_cli("run " + dir + " --backend nonexistent", out), 2);
   EXPECT_EQ(run_cli("frobnicate", out), 2);
 }
 
-TEST(Cli, MalformedNpyInputIsALogicErrorOutcome) {
+// A damaged .npy is the case's fault (exit 3, no outcome), never the backend's logic_error; a
+// well-formed .npy whose shape breaks the tensor limits is a bad input like any other.
+TEST(Cli, DamagedNpyInputIsACaseErrorNotAnOutcome) {
   const OpInfo& sum = registry().op("sum");
   const std::string dir = write_example(sum, sum.examples.front());
   std::ofstream(dir + "/input_0.npy") << "not an npy file";
+  std::string out;
+  EXPECT_EQ(run_cli("run " + dir + " --backend optimized", out), 3) << out;
+  EXPECT_THROW(run_case(registry(), dir, "optimized"), CaseFileError);
+  const std::string good = to_npy(Tensor::zeros(DType::kInt32, {2, 3}, 8));
+  std::ofstream(dir + "/input_0.npy", std::ios::binary) << good.substr(0, good.size() - 1);
+  EXPECT_THROW(run_case(registry(), dir, "optimized"), CaseFileError) << "truncated data";
+}
+
+TEST(Cli, NpyInputOverTheTensorLimitsIsALogicErrorOutcome) {
+  const OpInfo& sum = registry().op("sum");
+  const std::string dir = write_example(sum, sum.examples.front());
+  // A well-formed header with 7 dims: the contract's rank limit, checked before any data.
+  std::string header = "{'descr': '<i4', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, 1), }";
+  header.resize(118, ' ');
+  header += '\n';
+  std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) +
+                      '\0' + header + std::string(4, '\0');
+  std::ofstream(dir + "/input_0.npy", std::ios::binary) << bytes;
   std::string out;
   ASSERT_EQ(run_cli("run " + dir, out), 1) << out;  // the expectation (ok) no longer holds
   EXPECT_EQ(nlohmann::json::parse(out)["outcome"], "logic_error");

@@ -8,7 +8,8 @@ namespace cvm::cli {
 // Exit statuses shared by every subcommand.
 inline constexpr int kExitOk = 0;        // an outcome was produced (also an error outcome)
 inline constexpr int kExitMismatch = 1;  // an expectation did not hold
-inline constexpr int kExitUsage = 2;     // bad usage or an unreadable case
+inline constexpr int kExitUsage = 2;     // bad usage
+inline constexpr int kExitCaseError = 3; // an unreadable case: the harness's input, no outcome
 
 // Each returns the function that runs the subcommand once parsed; it returns the exit status.
 using Action = std::function<int()>;

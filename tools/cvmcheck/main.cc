@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
     for (CLI::App* sub : app.get_subcommands()) return actions.at(sub)();
   } catch (const cvm::CaseFileError& e) {
     std::cerr << "cvmcheck: unreadable case: " << e.what() << "\n";
-    return cvm::cli::kExitUsage;
+    return cvm::cli::kExitCaseError;
   } catch (const std::exception& e) {
     std::cerr << "cvmcheck: " << e.what() << "\n";
     return cvm::cli::kExitUsage;
