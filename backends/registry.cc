@@ -15,7 +15,10 @@ Registry& registry() {
     Registry r;
     ops::add_all_ops(r);
     r.add_backend(ref::make_backend());
-    r.add_backend(opt::make_backend());
+    Backend optimized = opt::make_backend();
+    std::vector<Backend> variants = opt::make_variant_backends(optimized);  // every CPU path
+    r.add_backend(std::move(optimized));
+    for (Backend& variant : variants) r.add_backend(std::move(variant));
     r.add_backend(cuda::make_host_backend());    // the CUDA kernels' logic on the CPU, always
     r.add_backend(cuda::make_device_backend());  // unavailable (with why) without a GPU
     add_planted_from_env(r);  // test-only backends, opt-in

@@ -216,7 +216,7 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
 
 std::string campaign_table(const CampaignResult& result) {
   std::ostringstream out;
-  const int name_width = 22, backend_width = 12;
+  const int name_width = 22, backend_width = 22;
   out << std::left << std::setw(name_width) << "operator" << std::setw(backend_width) << "backend"
       << std::right << std::setw(9) << "cases" << std::setw(9) << "ok" << std::setw(9) << "logic"
       << std::setw(9) << "runtime" << std::setw(10) << "mismatch" << std::setw(9) << "skipped"

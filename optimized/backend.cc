@@ -31,7 +31,13 @@ int threads() {
   return g_threads;
 }
 
-int threads_for(int64_t work) { return work >= (int64_t{1} << 16) ? threads() : 1; }
+static int64_t g_work_threshold = int64_t{1} << 16;  // elementary operations
+
+void set_work_threshold(int64_t work) { g_work_threshold = work; }
+
+int64_t work_threshold() { return g_work_threshold; }
+
+int threads_for(int64_t work) { return work >= g_work_threshold ? threads() : 1; }
 
 Backend make_backend() {
   Backend backend;

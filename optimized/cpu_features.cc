@@ -60,4 +60,8 @@ void set_isa_cap(Isa cap) { g_cap.store(static_cast<int>(cap), std::memory_order
 
 void clear_isa_cap() { g_cap.store(-1, std::memory_order_relaxed); }
 
+int isa_cap_state() { return g_cap.load(std::memory_order_relaxed); }
+
+void restore_isa_cap_state(int state) { g_cap.store(state, std::memory_order_relaxed); }
+
 }  // namespace cvm::opt

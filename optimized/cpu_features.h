@@ -21,5 +21,8 @@ const char* active_isa_name();
 // Caps the ISA programmatically (overrides CVMCHECK_ISA); clear_isa_cap returns to the variable.
 void set_isa_cap(Isa cap);
 void clear_isa_cap();
+// The programmatic cap, or -1 when none (so a scoped override can restore it exactly).
+int isa_cap_state();
+void restore_isa_cap_state(int state);
 
 }  // namespace cvm::opt

@@ -39,5 +39,14 @@ int threads();
 // Threads worth using for `work` elementary operations: 1 below a threshold, where waking a
 // thread pool costs more than it saves.
 int threads_for(int64_t work);
+// That threshold (default 2^16). The thread variants set 0, so that the threaded paths run on
+// every call, however small (the campaign's shapes never reach the default).
+void set_work_threshold(int64_t work);
+int64_t work_threshold();
+
+// The dispatch variants, as backends of their own: optimized/<isa> forces one ISA path
+// (unavailable, with why, where the CPU lacks it) and optimized@<n> runs on n threads with a
+// work threshold of 0, each wrapping `optimized`'s kernels. `optimized` stays the CPUID pick.
+std::vector<Backend> make_variant_backends(const Backend& optimized);
 
 }  // namespace cvm::opt

@@ -21,6 +21,9 @@ struct ExampleParam {
 std::vector<ExampleParam> all_examples() {
   std::vector<ExampleParam> params;
   for (const Backend& backend : registry().backends()) {
+    // Dispatch variants run every example through `golden verify --backend all` (one process),
+    // not as thousands of ctest entries.
+    if (!backend.variant_of.empty()) continue;
     if (!backend.available) {
       Example none;
       none.name = "unavailable";
@@ -66,7 +69,8 @@ INSTANTIATE_TEST_SUITE_P(AllOps, ExampleTest, ::testing::ValuesIn(all_examples()
                            std::string name = info.param.backend + "_" + info.param.op + "_" +
                                               info.param.example.name;
                            for (char& c : name) {
-                             if (c == '-') c = '_';  // backend names such as cuda-host
+                             // backend names such as cuda-host, optimized/avx2, optimized@3
+                             if (c == '-' || c == '/' || c == '@') c = '_';
                            }
                            return name;
                          });

@@ -62,6 +62,10 @@ struct Backend {
   std::map<std::string, Kernel> kernels;  // by canonical operator name
   bool available = true;
   std::string unavailable_reason;         // why, when !available (e.g. no GPU)
+  // Set on a dispatch variant (e.g. "optimized/avx2" of "optimized"): the same kernels with one
+  // run-time choice forced. Per-example test lists cover the base backend only; golden verify,
+  // the campaign, the properties and the fuzz targets run every variant.
+  std::string variant_of;
 
   void add(const std::string& op, Kernel kernel) { kernels[op] = std::move(kernel); }
   bool implements(const std::string& op) const { return kernels.count(op) != 0; }

@@ -1,0 +1,74 @@
+// The optimized backend's dispatch variants as registered backends, so that the campaign, the
+// fuzz targets and golden verify reach every ISA path and the threaded paths on any machine,
+// not only the path CPUID picks (a bug in the AVX2 path was invisible on an AVX-512 VNNI CI
+// machine). Each variant wraps the same kernels and forces its choice for the call's duration.
+#include <string>
+
+#include "optimized/cpu_features.h"
+#include "optimized/kernels.h"
+
+namespace cvm::opt {
+namespace {
+
+struct Dispatch {
+  int isa_cap = -1;          // -1: the CPUID pick (capped by CVMCHECK_ISA)
+  int threads = 0;           // 0: the default team
+  int64_t work_threshold = -1;  // -1: the default
+};
+
+// Sets a dispatch for one call and restores the previous one, also when the kernel throws.
+class ScopedDispatch {
+ public:
+  explicit ScopedDispatch(const Dispatch& d)
+      : cap_(isa_cap_state()), threads_(threads()), threshold_(work_threshold()) {
+    if (d.isa_cap >= 0) set_isa_cap(static_cast<Isa>(d.isa_cap));
+    if (d.threads > 0) set_threads(d.threads);
+    if (d.work_threshold >= 0) set_work_threshold(d.work_threshold);
+  }
+  ~ScopedDispatch() {
+    restore_isa_cap_state(cap_);
+    set_threads(threads_);
+    set_work_threshold(threshold_);
+  }
+  ScopedDispatch(const ScopedDispatch&) = delete;
+  ScopedDispatch& operator=(const ScopedDispatch&) = delete;
+
+ private:
+  int cap_, threads_;
+  int64_t threshold_;
+};
+
+Backend wrap(const Backend& optimized, const std::string& name, const Dispatch& dispatch) {
+  Backend variant;
+  variant.name = name;
+  variant.variant_of = optimized.name;
+  for (const auto& [op, kernel] : optimized.kernels) {
+    variant.add(op, [kernel, dispatch](const OpContext& ctx) {
+      const ScopedDispatch scope(dispatch);
+      return kernel(ctx);
+    });
+  }
+  return variant;
+}
+
+}  // namespace
+
+std::vector<Backend> make_variant_backends(const Backend& optimized) {
+  std::vector<Backend> variants;
+  for (Isa isa : {Isa::kAvx512Vnni, Isa::kAvx2, Isa::kPortable}) {
+    Backend b = wrap(optimized, std::string("optimized/") + isa_name(isa),
+                     Dispatch{static_cast<int>(isa), 0, -1});
+    if (static_cast<int>(isa) > static_cast<int>(detected_isa())) {
+      b.available = false;
+      b.unavailable_reason = std::string("this CPU lacks ") + isa_name(isa) +
+                             " (detected: " + isa_name(detected_isa()) + ")";
+    }
+    variants.push_back(std::move(b));
+  }
+  // Three threads: an odd team, so chunked splits have an uneven last share; a threshold of 0
+  // takes the threaded paths on the smallest calls.
+  variants.push_back(wrap(optimized, "optimized@3", Dispatch{-1, 3, 0}));
+  return variants;
+}
+
+}  // namespace cvm::opt
