@@ -174,12 +174,29 @@ def golden(ctx):
     return reports.Step("golden", "failed", seconds, what, _tail(text))
 
 
+def with_variants(ctx, backends):
+    """`backends` plus the available dispatch variants of each (optimized/avx2, optimized@3, ...,
+    as `cvmcheck ops --json` lists them): a kernel change is checked on every CPU path. An
+    unavailable variant is left out, since a backend named explicitly must compare something."""
+    if not backends:
+        return backends
+    listing = json.loads(subprocess.run([os.path.join(ctx.bin, "cvmcheck"), "ops", "--json"],
+                                        check=True, capture_output=True).stdout)
+    out = list(backends)
+    for b in listing["backends"]:
+        base = b["name"].split("/")[0].split("@")[0]
+        if b["name"] != base and base in backends and b["available"]:
+            out.append(b["name"])
+    return out
+
+
 def campaign(ctx, seconds, seed, backends):
     """A time-boxed campaign over the operators (round-robin, so the time is split across
     them) and the affected backends; its findings are annotated at the operator's lines."""
     report = os.path.join(ctx.out, "campaign")
     cmd = [os.path.join(ctx.bin, "cvmcheck"), "campaign", "--ops", ",".join(ctx.ops),
            "--seconds", str(seconds), "--seed", str(seed), "--report", report, "--quiet"]
+    backends = with_variants(ctx, backends)
     if backends:
         cmd += ["--backends", ",".join(backends)]
     code, took, text = run(cmd, ctx, "campaign.log", seconds + 300)
