@@ -42,8 +42,9 @@ Backend wrap(const Backend& optimized, const std::string& name, const Dispatch& 
   Backend variant;
   variant.name = name;
   variant.variant_of = optimized.name;
-  for (const auto& [op, kernel] : optimized.kernels) {
-    variant.add(op, [kernel, dispatch](const OpContext& ctx) {
+  for (const auto& entry : optimized.kernels) {
+    const Kernel kernel = entry.second;  // a named copy: clang 14 cannot capture a binding
+    variant.add(entry.first, [kernel, dispatch](const OpContext& ctx) {
       const ScopedDispatch scope(dispatch);
       return kernel(ctx);
     });
