@@ -4,6 +4,12 @@
 
 namespace cvm {
 
+int64_t input_elements(const Call& call) {
+  int64_t elements = 0;
+  for (const Tensor& t : call.inputs) elements += t.size();
+  return elements;
+}
+
 std::string describe_call(const Call& call, size_t max_values) {
   std::ostringstream out;
   out << call.op << " attrs=" << call.attrs.dump();

@@ -22,6 +22,9 @@ struct Call {
   std::optional<OutcomeKind> expected;
 };
 
+// Elements of all inputs together: the size a call (or a repro) is measured and bounded by.
+int64_t input_elements(const Call& call);
+
 // One line for logs and counterexamples: op, attributes, input shapes/precisions and, for small
 // inputs, their values.
 std::string describe_call(const Call& call, size_t max_values = 16);

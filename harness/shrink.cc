@@ -4,12 +4,6 @@
 
 namespace cvm {
 
-int64_t input_elements(const Call& call) {
-  int64_t elements = 0;
-  for (const Tensor& t : call.inputs) elements += t.size();
-  return elements;
-}
-
 ShrinkResult shrink_finding(const Registry& registry, const rc::Shrinkable<Call>& start,
                             const CallVerdict& verdict, const std::vector<std::string>& backends,
                             const std::string& signature, double seconds) {

@@ -24,9 +24,6 @@ struct ShrinkResult {
   bool out_of_time = false;
 };
 
-// Elements of all inputs together: the size a repro is measured by.
-int64_t input_elements(const Call& call);
-
 // Greedy descent, as RapidCheck shrinks a failing property: take the first shrink of the current
 // call that fails with `signature`, repeat from it, stop when none does or after `seconds`.
 // `start` is the drawn call with its shrink tree and `verdict` its failing verdict.

@@ -23,16 +23,13 @@ CallVerdict judge_call(const Registry& registry, const Call& call,
 
 void save_repro(const Call& call, const std::string& dir, CallVerdict& verdict,
                 const std::string& note) {
-  Call judged = call;
-  if (!judged.expected) judged.expected = OutcomeKind::kOk;
   verdict.repro_dir = dir;
   std::filesystem::remove_all(dir);
-  Outcome expected = verdict.diff.reference;
-  if (verdict.diff.expectation_failure) {
-    // The oracle itself disagreed with the rule: the repro expects what the rule says.
-    expected = Outcome{*judged.expected, "", {}};
-  }
-  write_repro(judged, expected, dir, note);
+  // When the oracle itself disagreed with the call's rule, the repro expects what the rule says
+  // (a call without a rule must succeed).
+  const Outcome rule_outcome{call.expected.value_or(OutcomeKind::kOk), "", {}};
+  write_repro(call, verdict.diff.expectation_failure ? rule_outcome : verdict.diff.reference, dir,
+              note);
   verdict.report += repro_line(dir, verdict.diff.failing_backend()) + "\n";
 }
 

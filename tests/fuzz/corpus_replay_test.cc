@@ -73,9 +73,7 @@ TEST(FuzzInput, ExplicitEncodingRoundTrips) {
     ASSERT_NE(gens, nullptr) << op.name << " has no generator record";
     for (uint64_t seed = 1; seed <= 20; ++seed) {
       const Call call = gens->valid(rc::Random(seed), static_cast<int>(seed * 5)).value();
-      int64_t elements = 0;
-      for (const Tensor& t : call.inputs) elements += t.size();
-      if (elements > kFuzzMaxElements) continue;
+      if (input_elements(call) > kFuzzMaxElements) continue;
       const std::string bytes = encode_fuzz_input(all, call);
       const auto decoded =
           decode_fuzz_input(all, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());

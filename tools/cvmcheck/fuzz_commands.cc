@@ -84,9 +84,7 @@ Action add_corpus_command(CLI::App& app) {
         } catch (const std::exception&) {
           continue;  // not expressible as a call (e.g. attributes that are not JSON)
         }
-        int64_t elements = 0;
-        for (const Tensor& t : call.inputs) elements += t.size();
-        if (elements > kFuzzMaxElements) continue;  // the decoder would reject it
+        if (input_elements(call) > kFuzzMaxElements) continue;  // the decoder would reject it
         write(encode_fuzz_input(target, call));
       }
       const OpGenerators* gens = generators_for(*op);

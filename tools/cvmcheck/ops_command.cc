@@ -60,7 +60,8 @@ Action add_ops_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "ops", "List the operators: name, arity, backends that implement it, aliases");
   sub->add_flag("--json", *json,
-                "The operator list as JSON: families, backends, and per operator its family, "
+                "The operator list as JSON: families, backends (with variant_of for dispatch "
+                "variants), and per operator its family, "
                 "arity, attributes, examples, rules and backends");
   return [json] {
     const Registry& r = registry();
@@ -72,6 +73,7 @@ Action add_ops_command(CLI::App& app) {
       for (const Backend& b : r.backends()) {
         nlohmann::json entry = {{"name", b.name}, {"available", b.available}};
         if (!b.available) entry["unavailable_reason"] = b.unavailable_reason;
+        if (!b.variant_of.empty()) entry["variant_of"] = b.variant_of;
         out["backends"].push_back(std::move(entry));
       }
       out["operators"] = nlohmann::json::array();

@@ -182,12 +182,8 @@ def with_variants(ctx, backends):
         return backends
     listing = json.loads(subprocess.run([os.path.join(ctx.bin, "cvmcheck"), "ops", "--json"],
                                         check=True, capture_output=True).stdout)
-    out = list(backends)
-    for b in listing["backends"]:
-        base = b["name"].split("/")[0].split("@")[0]
-        if b["name"] != base and base in backends and b["available"]:
-            out.append(b["name"])
-    return out
+    return list(backends) + [b["name"] for b in listing["backends"]
+                             if b.get("variant_of") in backends and b["available"]]
 
 
 def campaign(ctx, seconds, seed, backends):
