@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "cvmcheck/case.h"
+#include "harness/worker_client.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"cvmcheck: conformance and differential checks of the CVM integer operators"};
@@ -24,6 +25,9 @@ int main(int argc, char** argv) {
   }
   try {
     for (CLI::App* sub : app.get_subcommands()) return actions.at(sub)();
+  } catch (const cvm::WorkerStartError& e) {
+    std::cerr << "cvmcheck: external backend: " << e.what() << "\n";
+    return cvm::cli::kExitWorkerStart;
   } catch (const cvm::CaseFileError& e) {
     std::cerr << "cvmcheck: unreadable case: " << e.what() << "\n";
     return cvm::cli::kExitCaseError;
