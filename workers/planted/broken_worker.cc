@@ -111,6 +111,10 @@ std::string garbage_reply(const std::string& kind, uint64_t id) {
   return frame;
 }
 
+// Every block stays reachable from here: a block the program drops is one the compiler may
+// elide with its memset (clang does), leaving a side-effect-free infinite loop, which is UB.
+char* volatile g_last_block = nullptr;
+
 [[noreturn]] void touch_memory_forever() {
   constexpr size_t kBlock = size_t{64} << 20;
   for (;;) {
@@ -121,6 +125,9 @@ std::string garbage_reply(const std::string& kind, uint64_t id) {
       std::abort();
     }
     std::memset(block, 1, kBlock);  // touched, so it counts against the resident set
+    char* const previous = g_last_block;
+    std::memcpy(block, &previous, sizeof previous);  // a list of every block
+    g_last_block = block;
   }
 }
 
