@@ -106,6 +106,7 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
   }
 
   std::map<std::string, size_t> finding_index;  // signature -> its place in findings
+  std::map<const ExpectationEntry*, EntryUse> uses;
   const Clock::time_point start = Clock::now();
   double last_progress = 0;
   // `local` counts this shard's calls; `index` numbers the call in the whole campaign (the same
@@ -143,8 +144,30 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
       count_outcome(row[run.backend], run.outcome.kind);
       if (run.difference) ++row[run.backend].mismatches;
     }
+    // An expected failure: every backend that failed is listed as known to fail this call.
+    const ExpectationEntry* expected_by = nullptr;
+    if (!options.expected.empty()) {
+      bool all_known = !verdict.diff.expectation_failure;
+      const std::string case_name = campaign_case_name(call.rule);
+      for (const BackendRun& run : verdict.diff.runs) {
+        if (run.skipped) continue;
+        const ExpectationEntry* e =
+            options.expected.match(run.backend, op.name, case_name, call.rule);
+        if (e == nullptr) {
+          all_known = all_known && !run.difference;
+          continue;
+        }
+        ++(run.difference ? uses[e].failures : uses[e].passes);
+        if (run.difference && expected_by == nullptr) expected_by = e;
+      }
+      if (!all_known) expected_by = nullptr;
+    }
     if (verdict.passed) continue;
-    ++result.mismatches;
+    if (expected_by != nullptr) {
+      ++result.expected_failures;
+    } else {
+      ++result.mismatches;
+    }
     const std::string key = finding_signature(op.name, verdict, call.rule);
     auto [slot, first] = finding_index.try_emplace(key, result.findings.size());
     if (first) {
@@ -155,10 +178,14 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
       finding.case_seed = seed;
       finding.key = key;
       finding.summary = verdict.report;
+      if (expected_by != nullptr) {
+        finding.expected_by = expected_by->source + ": " + expected_by->reason;
+      }
       result.findings.push_back(std::move(finding));
     }
     CampaignFinding& finding = result.findings[slot->second];
     ++finding.calls;
+    if (expected_by != nullptr) continue;  // known: no repro, no shrinking time
     // Bounded whatever the bug: a repeating finding writes at most repros_per_signature
     // directories, and the whole campaign max_repros directories and about max_repro_bytes.
     const bool room = !options.repro_root.empty() &&
@@ -210,6 +237,13 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
                                                  : "skipped on every call (implements none of the "
                                                    "selected operators)");
   }
+  for (const auto& [entry, use] : uses) {
+    if (use.failures == 0 && use.passes > 0) {
+      result.unexpected_passes.push_back(concat(entry->source, " ", entry->selector(), ": ",
+                                                use.passes, " runs selected, none failed"));
+    }
+  }
+  result.stale_expectations = stale_entries(options.expected, uses);
   result.seconds = since(start);
   return result;
 }
@@ -238,7 +272,11 @@ std::string campaign_table(const CampaignResult& result) {
       << result.seconds << " s (" << std::setprecision(0)
       << (result.seconds > 0 ? static_cast<double>(result.calls) / result.seconds : 0.0)
       << " calls/s), backend runs " << totals.cases << ", skipped " << totals.skipped
-      << ", mismatching calls " << result.mismatches << ", findings " << result.findings.size()
+      << ", mismatching calls " << result.mismatches
+      << (result.expected_failures > 0
+              ? " (+" + std::to_string(result.expected_failures) + " expected failures)"
+              : std::string())
+      << ", findings " << result.findings.size()
       << ", repros " << result.repros_written << " (" << result.repro_bytes << " bytes), seed "
       << result.seed;
   if (result.shard_count > 1) {
@@ -246,6 +284,11 @@ std::string campaign_table(const CampaignResult& result) {
   }
   out << "\n";
   for (const CampaignFinding& f : result.findings) {
+    if (!f.expected_by.empty()) {
+      out << "expected failure " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
+          << " (" << f.expected_by << ")\n";
+      continue;
+    }
     out << "finding " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
         << (f.repro_dir.empty()
                 ? ", no repro written (repro bound reached)"
@@ -253,6 +296,8 @@ std::string campaign_table(const CampaignResult& result) {
                       " input elements, drawn with " + std::to_string(f.original_elements) + ")")
         << "\n";
   }
+  for (const std::string& line : result.unexpected_passes) out << "unexpected pass: " << line << "\n";
+  for (const std::string& line : result.stale_expectations) out << line << "\n";
   for (const auto& [backend, why] : result.nothing_compared) {
     out << "nothing compared for backend " << backend << ": " << why << "\n";
   }
@@ -272,6 +317,9 @@ std::string campaign_json(const CampaignResult& result) {
   json["seconds"] = result.seconds;
   json["calls"] = result.calls;
   json["mismatching_calls"] = result.mismatches;
+  json["expected_failures"] = result.expected_failures;
+  json["unexpected_passes"] = result.unexpected_passes;
+  json["stale_expectations"] = result.stale_expectations;
   json["repros_written"] = result.repros_written;
   json["repro_bytes"] = result.repro_bytes;
   json["nothing_compared"] = result.nothing_compared;
@@ -299,6 +347,7 @@ std::string campaign_json(const CampaignResult& result) {
                                 {"repro_dirs", f.repro_dirs},
                                 {"drawn_input_elements", f.original_elements},
                                 {"repro_input_elements", f.shrunk_elements},
+                                {"expected_by", f.expected_by},
                                 {"report", f.summary}});
   }
   return json.dump(2) + "\n";

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cvmcheck/registry.h"
+#include "harness/expectations.h"
 
 namespace cvm {
 
@@ -34,6 +35,9 @@ struct CampaignOptions {
   // matrix scales a campaign out; each shard still cycles through every selected operator.
   int shard_index = 0;
   int shard_count = 1;
+  // Known failures of the backends under test (docs/expected-failures.md): a failing call whose
+  // every failing backend is selected by an entry is an expected failure, not a mismatch.
+  ExpectationSet expected;
 };
 
 // One cell of the conformance table (operator x backend).
@@ -52,6 +56,7 @@ struct CampaignFinding {
   int64_t calls = 0;                                  // failing calls with this signature
   std::vector<std::string> repro_dirs;                // every repro written for it
   int64_t original_elements = 0, shrunk_elements = 0;  // the first repro's inputs, drawn/saved
+  std::string expected_by;  // an expected failure: the entry's "FILE:LINE: reason"
 };
 
 struct CampaignResult {
@@ -65,6 +70,10 @@ struct CampaignResult {
   std::map<std::string, std::string> skip_reasons;  // backend -> why skipped (unavailable)
   std::vector<CampaignFinding> findings;  // one per signature, in order of first appearance
   int64_t mismatches = 0;                 // every failing call, before grouping
+  int64_t expected_failures = 0;          // failing calls an expected-failure entry selects
+  // Entries that selected calls none of which failed (the gap may be fixed; a random campaign
+  // cannot prove it) and entries that selected no call at all.
+  std::vector<std::string> unexpected_passes, stale_expectations;
   int64_t repros_written = 0, repro_bytes = 0;
   // Compared backends that compared no call at all (skipped on every one), with why; a
   // campaign that checked nothing for a backend must not pass silently.

@@ -164,38 +164,21 @@ GoldenSummary generate_golden(const Registry& registry, const GoldenOptions& opt
 
 bool GoldenVerifyResult::ok() const {
   for (const GoldenCaseResult& c : cases) {
-    if (c.status == "fail" || c.status == "corrupt") return false;
+    if (c.status == "fail" || c.status == "corrupt" || c.status == "xpass") return false;
   }
   return true;
 }
 
-std::map<std::string, std::string> read_xfail(const std::string& path) {
-  std::ifstream in(path);
-  check(in.good(), "cannot read ", path);
-  std::map<std::string, std::string> entries;
-  std::string line;
-  while (std::getline(in, line)) {
-    const size_t hash = line.find('#');
-    if (hash != std::string::npos) line = line.substr(0, hash);
-    std::istringstream words(line);
-    std::string key;
-    if (!(words >> key)) continue;
-    std::string reason;
-    std::getline(words, reason);
-    entries[key] = reason;
-  }
-  return entries;
-}
-
 GoldenVerifyResult verify_golden(const Registry& registry, const std::string& dir,
                                  const std::string& backend,
-                                 const std::map<std::string, std::string>& xfail) {
+                                 const ExpectationSet& expected) {
   const fs::path root(dir);
   const nlohmann::json manifest = nlohmann::json::parse(read_bytes(root / "MANIFEST.json"));
   check(manifest.value("format", "") == kGoldenFormat, dir, " is not a cvmcheck golden suite");
   const Backend* b = registry.find_backend(backend);
   check(b != nullptr, "unknown backend '", backend, "'");
   GoldenVerifyResult result;
+  std::map<const ExpectationEntry*, EntryUse> uses;
   for (const nlohmann::json& entry : manifest.at("cases")) {
     GoldenCaseResult c;
     c.op = entry.at("op").get<std::string>();
@@ -220,9 +203,13 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
       try {
         const CaseResult run = run_case(registry, case_dir.string(), backend);
         const bool matches = run.matches.value_or(false);
-        const bool expected_fail = xfail.count(c.op + "/" + c.name) != 0;
-        c.status =
-            matches ? (expected_fail ? "xpass" : "pass") : (expected_fail ? "xfail" : "fail");
+        const ExpectationEntry* known =
+            expected.match(backend, c.op, c.name, entry.value("rule", std::string()));
+        c.status = matches ? (known ? "xpass" : "pass") : (known ? "xfail" : "fail");
+        if (known) {
+          c.expectation = known->source + ": " + known->reason;
+          ++(matches ? uses[known].passes : uses[known].failures);
+        }
         if (!matches && run.difference) c.detail = run.difference->what;
       } catch (const CaseFileError& e) {
         // An unreadable case (e.g. a damaged .npy whose sha256 was not checked) is the suite's
@@ -234,6 +221,7 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
     ++result.per_op[c.op][c.status];
     result.cases.push_back(std::move(c));
   }
+  result.stale = stale_entries(expected, uses);
   return result;
 }
 
@@ -267,9 +255,13 @@ std::string golden_table(const GoldenVerifyResult& result, const std::string& ba
   for (const GoldenCaseResult& c : result.cases) {
     if (c.status == "fail" || c.status == "corrupt" || c.status == "xpass") {
       out << c.status << ": " << c.op << "/" << c.name << (c.detail.empty() ? "" : ": " + c.detail)
+          << (c.status == "xpass" ? " (listed as expected to fail by " + c.expectation +
+                                        "; remove the entry)"
+                                  : "")
           << "\n";
     }
   }
+  for (const std::string& line : result.stale) out << line << "\n";
   return out.str();
 }
 

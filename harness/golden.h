@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cvmcheck/registry.h"
+#include "harness/expectations.h"
 
 namespace cvm {
 
@@ -42,21 +43,21 @@ GoldenSummary generate_golden(const Registry& registry, const GoldenOptions& opt
 struct GoldenCaseResult {
   std::string op, name, status;  // status: pass, fail, xfail, xpass, skipped, corrupt
   std::string detail;
+  std::string expectation;       // xfail/xpass: the entry's source and reason
 };
 
 struct GoldenVerifyResult {
   std::vector<GoldenCaseResult> cases;
   std::map<std::string, std::map<std::string, int64_t>> per_op;  // op -> status -> count
-  bool ok() const;  // no fail and no corrupt
+  std::vector<std::string> stale;  // expected-failure entries that matched no case
+  // No fail, no corrupt and no xpass (an expected failure that passes: the list is out of date).
+  bool ok() const;
 };
-
-// Expected failures: "op/case-name reason..." per line; '#' starts a comment.
-std::map<std::string, std::string> read_xfail(const std::string& path);
 
 // Replays every case of the manifest in `dir` on `backend`; checks every file's sha256 first.
 GoldenVerifyResult verify_golden(const Registry& registry, const std::string& dir,
                                  const std::string& backend,
-                                 const std::map<std::string, std::string>& xfail);
+                                 const ExpectationSet& expected = {});
 
 std::string golden_table(const GoldenVerifyResult& result, const std::string& backend);
 

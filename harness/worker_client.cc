@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cvmcheck/errors.h"
+#include "harness/worker_call.h"
 
 namespace cvm {
 namespace wire = cvmcheck_worker;
@@ -51,23 +52,6 @@ wire::DType wire_dtype(DType dtype) {
 }
 
 }  // namespace
-
-wire::Attrs protocol_attrs(const nlohmann::json& attrs) {
-  wire::Attrs out;
-  bool strings = attrs.is_object();
-  if (strings) {
-    for (const auto& item : attrs.items()) strings = strings && item.value().is_string();
-  }
-  if (!strings) {
-    out.is_string_object = false;
-    out.json = attrs.dump();
-    return out;
-  }
-  for (const auto& item : attrs.items()) {
-    out.pairs.emplace_back(item.key(), item.value().get<std::string>());
-  }
-  return out;
-}
 
 WorkerClient::WorkerClient(WorkerOptions options) : options_(std::move(options)) {
   if (options_.log_path.empty()) options_.log_path = temp_log_path();
@@ -255,6 +239,10 @@ bool WorkerClient::read_frame(std::string& payload, int64_t deadline_ns, bool& e
       continue;
     }
     if (n == 0) {
+      if (!read_buffer_.empty()) {  // it wrote part of a frame and ended
+        throw wire::ProtocolError(concat("the stream ends inside a frame (", read_buffer_.size(),
+                                         " bytes of it)"));
+      }
       eof = true;
       return false;
     }
@@ -292,7 +280,7 @@ Outcome WorkerClient::call(const std::string& op, const nlohmann::json& attrs,
   wire::Writer w(wire::MessageType::kCall);
   w.u64(id);
   w.str(op);
-  wire::encode_attrs(w, protocol_attrs(attrs));
+  wire::encode_attrs(w, attrs_to_protocol(attrs));
   w.u32(static_cast<uint32_t>(inputs.size()));
   for (const Tensor& t : inputs) {
     const bool i8 = t.dtype() == DType::kInt8;
@@ -333,27 +321,12 @@ Outcome WorkerClient::call(const std::string& op, const nlohmann::json& attrs,
     stop(/*polite=*/false);  // the stream is out of step: start afresh
     return failure("protocol_error", e.what());
   }
-  Outcome outcome;
-  if (reply.outcome != wire::Outcome::kOk) {
-    outcome.kind = reply.outcome == wire::Outcome::kLogicError ? OutcomeKind::kLogicError
-                                                               : OutcomeKind::kRuntimeError;
-    outcome.message = reply.message;
-    return outcome;
+  try {
+    return outcome_from_reply(reply);
+  } catch (const std::exception& e) {
+    // A shape no tensor may have (no dims, a zero dim, over 6 dims): not a result to compare.
+    return failure("protocol_error", e.what());
   }
-  for (size_t k = 0; k < reply.outputs.size(); ++k) {
-    wire::Tensor& out = reply.outputs[k];
-    const DType dtype = out.dtype == wire::DType::kInt8 ? DType::kInt8 : DType::kInt32;
-    try {
-      Tensor t = Tensor::uninitialized(dtype, out.shape, out.precision);
-      std::memcpy(dtype == DType::kInt8 ? static_cast<void*>(t.i8()) : static_cast<void*>(t.i32()),
-                  out.data.data(), out.data.size());
-      outcome.outputs.push_back(std::move(t));
-    } catch (const std::exception& e) {
-      // A shape no tensor may have (no dims, a zero dim, over 6 dims): not a result to compare.
-      return failure("protocol_error", concat("output ", k, ": ", e.what()));
-    }
-  }
-  return outcome;
 }
 
 }  // namespace cvm

@@ -76,8 +76,4 @@ class WorkerClient {
   std::string read_buffer_;
 };
 
-// The attribute object as the protocol carries it: an object of strings as pairs, anything
-// else as its JSON text.
-cvmcheck_worker::Attrs protocol_attrs(const nlohmann::json& attrs);
-
 }  // namespace cvm

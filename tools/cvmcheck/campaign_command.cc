@@ -49,7 +49,7 @@ Action add_campaign_command(CLI::App& app) {
     int max_repros = 20, repros_per_signature = 1;
     int64_t max_repro_bytes = 16 << 20;
     double shrink_seconds = 2;
-    std::vector<std::string> backend_list;
+    std::vector<std::string> backend_list, xfail, xfail_for;
     ExecCli exec;
   };
   auto o = std::make_shared<Options>();
@@ -65,6 +65,11 @@ Action add_campaign_command(CLI::App& app) {
   sub->add_option("--backend", o->backend_list,
                   "One more backend (repeatable; for exec:COMMAND holding commas)");
   add_exec_options(sub, o->exec);
+  sub->add_option("--xfail", o->xfail,
+                  "Expected-failure list for every backend (docs/expected-failures.md); "
+                  "repeatable");
+  sub->add_option("--xfail-for", o->xfail_for,
+                  "BACKEND=FILE: an expected-failure list for one backend; repeatable");
   sub->add_option("--seed", o->seed, "Seed (default: random, printed; the same seed replays)");
   sub->add_option("--report", o->report,
                   "Directory for campaign.json, junit.xml and repro case directories");
@@ -108,6 +113,7 @@ Action add_campaign_command(CLI::App& app) {
     options.repros_per_signature = o->repros_per_signature;
     options.max_repro_bytes = o->max_repro_bytes;
     options.shrink_seconds = o->shrink_seconds;
+    options.expected = read_expectations(o->xfail, o->xfail_for);
     options.seed = o->seed != 0 ? o->seed : std::random_device{}() * 0x100000001ULL + 1;
     if (!o->shard.empty()) {
       int k = 0, n = 0;
@@ -144,6 +150,7 @@ Action add_campaign_command(CLI::App& app) {
     if (!o->quiet && tty) std::cerr << "\n";
     std::cout << campaign_table(result);
     for (const CampaignFinding& f : result.findings) {
+      if (!f.expected_by.empty()) continue;  // listed in the table; known and explained
       std::cout << "\nFINDING " << f.key << " (" << f.calls << " calls; first shown by case seed "
                 << f.case_seed << ")\n"
                 << f.summary;
