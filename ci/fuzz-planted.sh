@@ -32,4 +32,26 @@ for entry in "${bugs[@]}"; do
   fi
   rm -rf "$work"
 done
+# The same through the worker protocol: a planted broken worker (workers/planted/) fuzzed as an
+# external backend (CVMCHECK_WORKER) must be found too, as a wrong value and as a crash.
+workers=("wrong-value:elementwise" "crash --on-call 200:reduce")
+for entry in "${workers[@]}"; do
+  mode="${entry%%:*}"
+  target="${entry##*:}"
+  work=$(mktemp -d)
+  log="reports/fuzz-planted/worker-${mode%% *}.log"
+  start=$(date +%s)
+  if CVMCHECK_WORKER="$PWD/build-fuzz/bin/broken_worker $mode" build-fuzz/bin/fuzz_"$target" \
+      -max_total_time="$seconds" -timeout=30 -dict=fuzz/attrs.dict -artifact_prefix="$work/" \
+      "$work" "corpus/$target" >"$log" 2>&1; then
+    echo "worker $mode: NOT FOUND by fuzz_$target in ${seconds}s"
+    status=1
+  elif grep -q "cvmcheck finding" "$log"; then
+    echo "worker $mode: found by fuzz_$target after $(( $(date +%s) - start ))s"
+  else
+    echo "worker $mode: fuzz_$target failed for another reason (see $log)"
+    status=1
+  fi
+  rm -rf "$work"
+done
 exit "$status"

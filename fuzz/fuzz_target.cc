@@ -3,11 +3,16 @@
 // the diff engine on every backend. A disagreement, a runtime_error from the reference, or (for
 // generator-mode inputs) a wrong class on the reference aborts, so libFuzzer saves the input;
 // `cvmcheck repro INPUT --target NAME --out DIR` turns it into a case directory.
+// With CVMCHECK_WORKER=COMMAND in the environment, the target fuzzes that external worker
+// (docs/backend-protocol.md) against the reference instead of the built-in backends; its crash,
+// hang (CVMCHECK_WORKER_TIMEOUT seconds, default 10) or malformed reply is a finding too.
 #include <cstdio>
 #include <cstdlib>
 
 #include "backends/registry.h"
+#include "harness/exec_backend.h"
 #include "harness/fuzz_input.h"
+#include "harness/worker_client.h"
 
 #ifndef CVMCHECK_FUZZ_TARGET
 #error "CVMCHECK_FUZZ_TARGET must name the target"
@@ -15,6 +20,7 @@
 
 namespace {
 const cvm::FuzzTarget* g_target = nullptr;
+std::vector<std::string> g_backends;  // empty: every built-in backend
 }
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -23,13 +29,29 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     std::fprintf(stderr, "unknown fuzz target %s\n", CVMCHECK_FUZZ_TARGET);
     std::abort();
   }
+  if (const char* worker = std::getenv("CVMCHECK_WORKER"); worker != nullptr && *worker != '\0') {
+    cvm::ExecSettings settings;
+    settings.memory_bytes = 0;  // the fuzzer's -rss_limit_mb watches memory; ASan needs address space
+    if (const char* t = std::getenv("CVMCHECK_WORKER_TIMEOUT")) settings.call_timeout_s = std::atof(t);
+    if (settings.call_timeout_s <= 0) settings.call_timeout_s = 10;
+    try {
+      g_backends.push_back(
+          cvm::resolve_backend(cvm::registry(), std::string(cvm::kExecPrefix) + worker, settings));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "CVMCHECK_WORKER: %s\n", e.what());
+      std::exit(4);
+    }
+  }
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::optional<cvm::Call> call = cvm::decode_fuzz_input(*g_target, data, size);
   if (!call) return -1;  // outside the bounds: not worth keeping in the corpus
-  if (const std::optional<std::string> finding = cvm::fuzz_one(cvm::registry(), *call)) {
+  const std::optional<std::string> finding =
+      g_backends.empty() ? cvm::fuzz_one(cvm::registry(), *call)
+                         : cvm::fuzz_one(cvm::registry(), *call, g_backends);
+  if (finding) {
     std::fprintf(stderr, "\n==cvmcheck finding (target %s)==\n%s\n", CVMCHECK_FUZZ_TARGET,
                  finding->c_str());
     std::abort();

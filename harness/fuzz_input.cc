@@ -209,10 +209,14 @@ std::optional<Outcome> bounded_reference(const Registry& registry, const Call& c
 }
 
 std::optional<std::string> fuzz_one(const Registry& registry, const Call& call) {
+  return fuzz_one(registry, call, other_backends(registry));
+}
+
+std::optional<std::string> fuzz_one(const Registry& registry, const Call& call,
+                                    const std::vector<std::string>& backends) {
   std::optional<Outcome> reference = bounded_reference(registry, call);
   if (!reference) return std::nullopt;
-  const DiffResult d =
-      diff_call_against(registry, call, std::move(*reference), other_backends(registry));
+  const DiffResult d = diff_call_against(registry, call, std::move(*reference), backends);
   if (d.passed() && d.reference.kind != OutcomeKind::kRuntimeError) return std::nullopt;
   std::string report = d.report(call);
   if (d.reference.kind == OutcomeKind::kRuntimeError) {

@@ -62,5 +62,8 @@ std::optional<Outcome> bounded_reference(const Registry& registry, const Call& c
 // runtime_error (our bug), or (generator mode) the reference not giving the call's expected
 // class. A call over the tensor cap is no finding.
 std::optional<std::string> fuzz_one(const Registry& registry, const Call& call);
+// As fuzz_one, comparing only `backends` with the reference (e.g. one external worker).
+std::optional<std::string> fuzz_one(const Registry& registry, const Call& call,
+                                    const std::vector<std::string>& backends);
 
 }  // namespace cvm

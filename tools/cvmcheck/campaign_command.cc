@@ -149,6 +149,11 @@ Action add_campaign_command(CLI::App& app) {
     const CampaignResult result = run_campaign(registry(), options, progress);
     if (!o->quiet && tty) std::cerr << "\n";
     std::cout << campaign_table(result);
+    for (const ExecBackendInfo& w : exec_backends()) {
+      std::cout << "external backend " << w.name << ": implementation '" << w.implementation
+                << "', " << w.operators << " operators in its handshake, " << w.calls
+                << " calls, " << w.restarts << " restarts; stderr log " << w.log_path << "\n";
+    }
     for (const CampaignFinding& f : result.findings) {
       if (!f.expected_by.empty()) continue;  // listed in the table; known and explained
       std::cout << "\nFINDING " << f.key << " (" << f.calls << " calls; first shown by case seed "
