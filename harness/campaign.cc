@@ -111,11 +111,17 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
   double last_progress = 0;
   // `local` counts this shard's calls; `index` numbers the call in the whole campaign (the same
   // as `local` when unsharded, so a seed replays as before).
+  const auto jobs = static_cast<uint64_t>(std::max(1, options.job_count));
   for (uint64_t local = 0;; ++local) {
     const uint64_t index = local * shards + static_cast<uint64_t>(options.shard_index);
     const double elapsed = since(start);
     if (elapsed >= options.seconds) break;
-    if (options.max_cases >= 0 && result.calls >= options.max_cases) break;
+    if (jobs == 1 && options.max_cases >= 0 && result.calls >= options.max_cases) break;
+    if (jobs > 1) {
+      // Of several jobs, the calls are bounded by index, so any number of jobs makes the same.
+      if (options.max_cases >= 0 && local >= static_cast<uint64_t>(options.max_cases)) break;
+      if ((local / ops.size()) % jobs != static_cast<uint64_t>(options.job_index)) continue;
+    }
     if (progress && elapsed - last_progress >= progress_interval) {
       last_progress = elapsed;
       progress(result, elapsed);
@@ -176,6 +182,7 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
       finding.backend = verdict.diff.failing_backend();
       finding.rule = call.rule;
       finding.case_seed = seed;
+      finding.first_index = index;
       finding.key = key;
       finding.summary = verdict.report;
       if (expected_by != nullptr) {
@@ -348,6 +355,7 @@ std::string campaign_json(const CampaignResult& result) {
                                 {"drawn_input_elements", f.original_elements},
                                 {"repro_input_elements", f.shrunk_elements},
                                 {"expected_by", f.expected_by},
+                                {"first_index", f.first_index},
                                 {"report", f.summary}});
   }
   return json.dump(2) + "\n";

@@ -38,6 +38,12 @@ struct CampaignOptions {
   // Known failures of the backends under test (docs/expected-failures.md): a failing call whose
   // every failing backend is selected by an entry is an expected failure, not a mismatch.
   ExpectationSet expected;
+  // Job `job_index` of `job_count` processes sharing this campaign (--jobs): it makes the calls
+  // of every job_count-th round of the operator cycle (a round: one call per selected
+  // operator), so each job draws every operator and, with max_cases, the calls made are the same
+  // whatever the number of jobs (each call's seed derives from its index).
+  int job_index = 0;
+  int job_count = 1;
 };
 
 // One cell of the conformance table (operator x backend).
@@ -57,6 +63,7 @@ struct CampaignFinding {
   std::vector<std::string> repro_dirs;                // every repro written for it
   int64_t original_elements = 0, shrunk_elements = 0;  // the first repro's inputs, drawn/saved
   std::string expected_by;  // an expected failure: the entry's "FILE:LINE: reason"
+  uint64_t first_index = 0;  // the first failing call's index in the campaign
 };
 
 struct CampaignResult {

@@ -10,11 +10,13 @@
 #include <iostream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "backends/registry.h"
 #include "commands.h"
 #include "exec_options.h"
 #include "harness/campaign.h"
+#include "harness/campaign_jobs.h"
 #include "harness/diff.h"
 
 namespace cvm::cli {
@@ -50,6 +52,7 @@ Action add_campaign_command(CLI::App& app) {
     int64_t max_repro_bytes = 16 << 20;
     double shrink_seconds = 2;
     std::vector<std::string> backend_list, xfail, xfail_for;
+    int jobs = 0;
     ExecCli exec;
   };
   auto o = std::make_shared<Options>();
@@ -93,6 +96,10 @@ Action add_campaign_command(CLI::App& app) {
   sub->add_option("--shard", o->shard,
                   "K/N: make only shard K of N (1-based) of the seed's calls; shards of one seed "
                   "are disjoint and their reports merge (tools/gate/campaign_merge.py)");
+  sub->add_option("--jobs", o->jobs,
+                  "Processes sharing the campaign (default 0: one per core); with --max-cases the "
+                  "same calls, table and findings for any number")
+      ->check(CLI::Range(0, 1024));
   sub->add_flag("--quiet", o->quiet, "No progress line");
   return [o] {
     CampaignOptions options;
@@ -107,7 +114,13 @@ Action add_campaign_command(CLI::App& app) {
       options.backends = other_backends(registry());
       for (const std::string& name : defined_backend_names(exec)) options.backends.push_back(name);
     }
-    options.backends = resolve_backends(registry(), options.backends, exec);
+    const int jobs = o->jobs > 0 ? o->jobs
+                                 : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // Each job starts its own external workers: a worker's pipes belong to one process.
+    const auto start_workers = [&options, exec] {
+      options.backends = resolve_backends(registry(), options.backends, exec);
+    };
+    if (jobs == 1) start_workers();
     options.invalid_share = o->invalid_share;
     options.max_repros = o->max_repros;
     options.repros_per_signature = o->repros_per_signature;
@@ -131,7 +144,7 @@ Action add_campaign_command(CLI::App& app) {
     const std::string shard_args =
         o->shard.empty() ? "" : " --shard " + o->shard;
     std::cerr << "cvmcheck campaign: seed " << options.seed << shard_args << ", "
-              << options.seconds << " s; replay with --seed " << options.seed << shard_args
+              << options.seconds << " s, " << jobs << (jobs == 1 ? " job" : " jobs") << "; replay with --seed " << options.seed << shard_args
               << "\n";
     const bool tty = isatty(STDERR_FILENO) != 0;
     double last_line = -10;
@@ -146,7 +159,9 @@ Action add_campaign_command(CLI::App& app) {
            << r.mismatches << " mismatches, " << r.findings.size() << " findings";
       std::cerr << (tty ? "\r" : "") << line.str() << (tty ? "   " : "\n") << std::flush;
     };
-    const CampaignResult result = run_campaign(registry(), options, progress);
+    const CampaignResult result =
+        jobs == 1 ? run_campaign(registry(), options, progress)
+                  : run_campaign_jobs(registry(), options, jobs, start_workers, progress);
     if (!o->quiet && tty) std::cerr << "\n";
     std::cout << campaign_table(result);
     for (const ExecBackendInfo& w : exec_backends()) {
