@@ -187,7 +187,7 @@ OpInfo concatenate_op() {
       bad("ndim_mismatch", R"J({"axis": "0"})J", {a, T({2}, {3, 4}, 4)}),
       bad("other_dim_mismatch", R"J({"axis": "1"})J", {a, T({3, 1}, {3, 4, 5}, 4)}),
       bad("other_dim_mismatch_later_input", R"J({"axis": "0"})J",
-          {T({1, 2}, {1, 2}, 4), b, T({1, 3}, {7, 8, 9}, 4)}),
+          {T({1, 2}, {1, 2}, 4), b, T({1, 3}, {5, 6, 7}, 4)}),
       bad("no_inputs", "{}", {}),
       bad("axis_malformed", R"J({"axis": "(1,)"})J", {a, b}),
   };
