@@ -52,6 +52,7 @@ TABLE = {
         "map_unary": _UNARY, "unary": _UNARY,
         "zip": ["elemwise_add", "elemwise_sub"], "zip_any": ["elemwise_add", "elemwise_sub"],
         "elemwise_kernel": ["elemwise_add", "elemwise_sub"],
+        "infer_broadcast": FAMILIES["broadcast"],  # infer/elementwise.cc serves broadcast too
         "*": FAMILIES["elementwise"],
     },
     "broadcast": {"divide": ["broadcast_div"], "*": FAMILIES["broadcast"]},
