@@ -52,7 +52,6 @@ TABLE = {
         "map_unary": _UNARY, "unary": _UNARY,
         "zip": ["elemwise_add", "elemwise_sub"], "zip_any": ["elemwise_add", "elemwise_sub"],
         "elemwise_kernel": ["elemwise_add", "elemwise_sub"],
-        "infer_broadcast": FAMILIES["broadcast"],  # infer/elementwise.cc serves broadcast too
         "*": FAMILIES["elementwise"],
     },
     "broadcast": {"divide": ["broadcast_div"], "*": FAMILIES["broadcast"]},
@@ -92,6 +91,10 @@ TABLE = {
     "gather_device": {"take_element": ["take", "cvm_lut"], "*": ["*"]},
 }
 
+# infer/ (wrong_rule mutants): functions serving another family than their file's name says;
+# everything else falls back to TABLE (by file name) like the kernels.
+INFER_TABLE = {"elementwise": {"infer_broadcast": FAMILIES["broadcast"]}}
+
 _DEF = re.compile(r"^(?:template\s*<.*>\s*)?(?:[\w:<>,*&\s]+?\s)?[*&]?(\w+)\s*\((?:[^;]*$|.*\{)")
 _ADD = re.compile(r'backend\.add\("(\w+)"')
 _NOT_DEF = ("if", "for", "while", "switch", "return", "case", "else", "do", "namespace",
@@ -130,6 +133,9 @@ def attribute(path, lines, index):
         added = _ADD.search(lines[index - 1])  # the body of a lambda registered just above
     if added:
         return function, [added.group(1)]
+    infer_ops = INFER_TABLE.get(_file_key(path), {}).get(function)
+    if path.startswith("infer/") and infer_ops:
+        return function, infer_ops
     table = TABLE.get(_file_key(path))
     if table is None:
         # cuda/ and files not in the table: a function named after an operator, else all.
