@@ -24,6 +24,7 @@ std::string describe_call(const Call& call, size_t max_values) {
     }
   }
   if (!call.rule.empty()) out << " rule=" << call.rule;
+  if (!call.rule_id.empty()) out << " rule_id=" << call.rule_id;
   return out.str();
 }
 

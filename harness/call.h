@@ -17,8 +17,12 @@ struct Call {
   std::string op;
   nlohmann::json attrs = nlohmann::json::object();
   std::vector<Tensor> inputs;
-  // For a generated invalid call: the one rule it breaks (a short tag), and its expected class.
+  // For a generated invalid call: the one rule it breaks (the generator's name for it, e.g.
+  // "axis_out_of_range"), that rule's id (docs/contract.md, "Rule ids": "sum.axis_out_of_range",
+  // "global.value_range") and its expected class. A call with a rule_id is known to break that
+  // rule alone, so the reference must raise it and a backend that reports an id must report it.
   std::string rule;
+  std::string rule_id;
   std::optional<OutcomeKind> expected;
 };
 

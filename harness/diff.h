@@ -49,7 +49,8 @@ DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome
 // All backends of the registry except the reference.
 std::vector<std::string> other_backends(const Registry& registry);
 
-// Writes `call` as a case directory whose expectation is the reference's outcome.
+// Writes `call` as a case directory whose expectation is the reference's outcome, naming the
+// call's rule_id as the expected rule of a logic_error (none when the call declares none).
 // `note` is appended to the case's note, which describes the call.
 void write_repro(const Call& call, const Outcome& reference, const std::string& dir,
                  const std::string& note = "");

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "cvmcheck/rules.h"
+#include "ops/records.h"
+
 namespace cvm::gen {
 
 // RapidCheck scales inRange by the case size, so early (small) cases would draw mostly the
@@ -110,9 +113,51 @@ rc::Gen<std::string> bool_text(bool value) {
 }
 
 Call invalid_call(Call call, const std::string& rule) {
+  const OpInfo* op = ops::records().find_op(call.op);
+  call.rule_id = rule_id(op != nullptr ? op->name : call.op, rule);
   call.rule = rule;
   call.expected = OutcomeKind::kLogicError;
   return call;
+}
+
+std::string rule_id(const std::string& op, const std::string& rule) {
+  // Generator names of global rules: common_invalid's, and operator rules that break a global
+  // rule (the reference raises these from its shared output and attribute checks).
+  static const std::map<std::string, std::string> kGlobal = {
+      {"value_outside_precision", rules::kValueRange},
+      {"precision_0", rules::kPrecisionRange},
+      {"precision_33", rules::kPrecisionRange},
+      {"int8_precision_above_8", rules::kInt8Precision},
+      {"one_input_too_many", rules::kInputCount},
+      {"one_input_too_few", rules::kInputCount},
+      {"unknown_attribute", rules::kAttrUnknown},
+      {"output_precision_above_32", rules::kOutputPrecision},
+      {"sum_precision_above_32", rules::kOutputPrecision},
+      {"output_over_element_limit", rules::kTensorLimits},
+      {"output_too_many_elements", rules::kTensorLimits},
+      {"output_dim_over_limit", rules::kTensorLimits},
+      {"output_elements_over_limit", rules::kTensorLimits},
+      {"output_ndim_above_6", rules::kTensorLimits},
+      {"output_over_limits", rules::kTensorLimits},
+      {"output_above_6_dims", rules::kTensorLimits},
+      {"output_0_dims", rules::kTensorLimits},
+      {"layout_unsupported", rules::kAttrMalformed},
+      {"kernel_layout_unsupported", rules::kAttrMalformed},
+      {"out_layout_unsupported", rules::kAttrMalformed},
+      {"out_dtype_unsupported", rules::kAttrMalformed},
+      {"method_unsupported", rules::kAttrMalformed},
+      {"mode_not_constant", rules::kAttrMalformed},
+  };
+  const auto it = kGlobal.find(rule);
+  if (it != kGlobal.end()) return it->second;
+  // common_invalid's per-attribute rules.
+  const std::pair<const char*, const char*> prefixes[] = {{"malformed_", rules::kAttrMalformed},
+                                                          {"non_string_", rules::kAttrNotString},
+                                                          {"missing_", rules::kAttrMissing}};
+  for (const auto& prefix : prefixes) {
+    if (rule.rfind(prefix.first, 0) == 0) return prefix.second;
+  }
+  return rules::qualify(op, rule);
 }
 
 namespace {

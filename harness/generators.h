@@ -87,8 +87,16 @@ rc::Gen<std::string> bool_text(bool value);
 // malformed attribute value for each schema entry.
 std::vector<InvalidGenerator> common_invalid(const OpInfo& op, const rc::Gen<Call>& valid);
 
-// A Call with expected outcome logic_error breaking `rule`.
+// A Call with expected outcome logic_error breaking `rule` (a generator's rule name), with the
+// rule's id (rule_id below) set.
 Call invalid_call(Call call, const std::string& rule);
+
+// The id of the rule a generator of operator `op` (canonical name) calls `rule`
+// (docs/contract.md, "Rule ids"). The shared input-side rules and the operator rules that are a
+// global rule under an operator's own name (an output precision above 32, an output outside the
+// tensor limits, an attribute value outside its choices) map to their global.* id; every other
+// name is the operator's own: "<op>.<rule>".
+std::string rule_id(const std::string& op, const std::string& rule);
 
 }  // namespace gen
 }  // namespace cvm

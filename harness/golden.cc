@@ -114,6 +114,12 @@ GoldenSummary generate_golden(const Registry& registry, const GoldenOptions& opt
       for (const ExampleTensor& t : e.outputs) expect.outputs.push_back(to_tensor(t));
       const auto difference = compare_outcomes(reference, expect, "reference", "record");
       check(!difference, op.name, " example ", e.name, ": ", difference ? difference->what : "");
+      // A negative example breaks exactly one rule, so the reference's id is that rule's.
+      if (expect.kind == OutcomeKind::kLogicError) {
+        check(!reference.rule.empty(), op.name, " example ", e.name,
+              ": no rule id from the reference");
+        expect.rule = reference.rule;
+      }
       writer.write(op.name, "example_" + e.name, attrs, inputs, expect, "hand-written example");
     }
     const OpGenerators* gens = generators_for(op);
@@ -140,6 +146,8 @@ GoldenSummary generate_golden(const Registry& registry, const GoldenOptions& opt
             run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
         check(reference.kind == OutcomeKind::kLogicError, op.name, " rule ", rule.rule,
               " gave ", outcome_name(reference.kind), " on the reference");
+        check(reference.rule == call.rule_id, op.name, " rule ", rule.rule, " is ", call.rule_id,
+              " but the reference raised '", reference.rule, "'");
         const std::string name =
             "invalid_" + rule.rule + (options.per_rule > 1 ? "_" + std::to_string(k) : "");
         writer.write(op.name, name, call.attrs, call.inputs, reference, "breaks " + rule.rule);

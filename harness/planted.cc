@@ -58,6 +58,18 @@ Kernel planted_kernel(const Kernel& inner, const std::string& backend) {
       }
     };
   }
+  if (backend == "planted-sum-duplicate-axis-wrong-rule") {
+    // The right class for the wrong reason: a repeated axis reported as an axis out of range,
+    // as when the duplicate check is folded into the range check. Only rule ids can tell.
+    return [inner](const OpContext& ctx) {
+      try {
+        return inner(ctx);
+      } catch (const LogicError& e) {
+        if (e.rule() == "axis_duplicate") throw LogicError(e.what(), "axis_out_of_range");
+        throw;
+      }
+    };
+  }
   if (backend == "planted-broadcast-add-precision-too-small") {
     // Infers max(p0, p1) instead of max(p0, p1) + 1.
     return [inner](const OpContext& ctx) {
@@ -81,6 +93,8 @@ const std::vector<PlantedBug>& planted_bugs() {
       {"planted-sum-error-class-swapped", "sum", "sum raises runtime_error for bad inputs", true},
       {"planted-broadcast-add-precision-too-small", "broadcast_add",
        "broadcast_add infers max(p0, p1) instead of max(p0, p1) + 1", false},
+      {"planted-sum-duplicate-axis-wrong-rule", "sum",
+       "sum reports a repeated axis as sum.axis_out_of_range (right class, wrong rule id)", true},
   };
   return bugs;
 }

@@ -47,8 +47,13 @@ std::string finding_signature(const std::string& op, const CallVerdict& verdict,
                               const std::string& rule) {
   const DiffResult& diff = verdict.diff;
   if (diff.expectation_failure) {
-    return op + "|reference|expectation|" + (rule.empty() ? "valid" : rule) + "|" +
-           outcome_name(diff.reference.kind);
+    std::string signature = op + "|reference|expectation|" + (rule.empty() ? "valid" : rule) + "|" +
+                            outcome_name(diff.reference.kind);
+    // The right class with the wrong rule id: which id, so each wrong one is its own finding.
+    if (diff.reference.kind == OutcomeKind::kLogicError) {
+      signature += "|" + (diff.reference.rule.empty() ? "no rule id" : diff.reference.rule);
+    }
+    return signature;
   }
   for (const BackendRun& run : diff.runs) {
     if (run.skipped || !run.difference) continue;
@@ -58,6 +63,7 @@ std::string finding_signature(const std::string& op, const CallVerdict& verdict,
       signature += std::string("|") + outcome_name(diff.reference.kind) + "->" +
                    outcome_name(run.outcome.kind);
     }
+    if (d.kind == "rule") signature += "|" + diff.reference.rule + "->" + run.outcome.rule;
     if (d.output >= 0) signature += "|output " + std::to_string(d.output);
     return signature;
   }

@@ -27,7 +27,8 @@ CallVerdict judge_call(const Registry& registry, const Call& call,
 
 // The signature of a failing call: what a developer would call "the same bug": operator,
 // backend, what differs (value, shape, precision, dtype, output count, error class with both
-// classes, or the reference breaking the call's rule) and which output; never the index.
+// classes, rule id with both ids, or the reference breaking the call's rule) and which output;
+// never the index.
 std::string finding_signature(const std::string& op, const CallVerdict& verdict,
                               const std::string& rule);
 

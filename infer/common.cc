@@ -84,9 +84,11 @@ void min_max(const T* data, int64_t n, int team, int64_t& lo, int64_t& hi) {
 void check_storage(const Tensor& x, size_t k) {
   const int p = x.precision();
   if (p < kMinPrecision || p > kMaxPrecision) {
-    fail_logic("input ", k, ": precision ", p, " not in [1, 32]");
+    fail_rule(rules::kPrecisionRange, "input ", k, ": precision ", p, " not in [1, 32]");
   }
-  if (x.dtype() == DType::kInt8 && p > 8) fail_logic("input ", k, ": int8 data with precision ", p);
+  if (x.dtype() == DType::kInt8 && p > 8) {
+    fail_rule(rules::kInt8Precision, "input ", k, ": int8 data with precision ", p);
+  }
 }
 
 }  // namespace
@@ -113,13 +115,14 @@ void check_input_values(const OpContext& ctx, size_t k, int64_t lo, int64_t hi) 
   const int p = ctx.inputs[k].precision();
   const int64_t a = alpha(p);
   if (lo <= hi && (lo < -a || hi > a)) {
-    fail_logic("input ", k, ": values in [", lo, ", ", hi, "] exceed precision ", p);
+    fail_rule(rules::kValueRange, "input ", k, ": values in [", lo, ", ", hi, "] exceed precision ",
+              p);
   }
 }
 
 void validate_output(const OutputSpec& spec) {
   if (spec.precision < kMinPrecision || spec.precision > kMaxPrecision) {
-    fail_logic("output precision ", spec.precision, " not in [1, 32]");
+    fail_rule(rules::kOutputPrecision, "output precision ", spec.precision, " not in [1, 32]");
   }
   validate_shape(spec.shape, "output");
 }
@@ -129,8 +132,8 @@ Tensor allocate(const OutputSpec& spec) {
   return Tensor::uninitialized(DType::kInt32, spec.shape, spec.precision);
 }
 
-int axis_in(int64_t axis, int n, const char* what) {
-  if (axis < -n || axis >= n) fail_logic(what, " ", axis, " not in [", -n, ", ", n, ")");
+int axis_in(int64_t axis, int n, const char* what, const char* rule) {
+  if (axis < -n || axis >= n) fail_rule(rule, what, " ", axis, " not in [", -n, ", ", n, ")");
   return static_cast<int>(axis < 0 ? axis + n : axis);
 }
 

@@ -11,6 +11,7 @@
 #include "cvmcheck/errors.h"
 #include "cvmcheck/precision.h"
 #include "cvmcheck/registry.h"
+#include "cvmcheck/rules.h"
 #include "cvmcheck/tensor.h"
 
 namespace cvm::infer {
@@ -40,7 +41,9 @@ void validate_output(const OutputSpec& spec);
 // Allocates an int32 output after validate_output; contents unspecified (the kernel writes all).
 Tensor allocate(const OutputSpec& spec);
 
-// axis in [-n, n) -> [0, n); LogicError otherwise.
-int axis_in(int64_t axis, int n, const char* what);
+// axis in [-n, n) -> [0, n); LogicError breaking `rule` otherwise. Every LogicError of infer/
+// names its rule as the reference does (reference/common.h): a bare name that run_op qualifies
+// with the operator's, or a global id (cvmcheck/rules.h).
+int axis_in(int64_t axis, int n, const char* what, const char* rule);
 
 }  // namespace cvm::infer

@@ -6,15 +6,18 @@ namespace cvm::infer {
 
 int precision_attr(const OpContext& ctx) {
   const int64_t p = ctx.attrs.i("precision");
-  if (p < 1 || p > 32) fail_logic("precision attribute ", p, " not in [1, 32]");
+  if (p < 1 || p > 32) {
+    fail_rule("precision_attr_outside_1_32", "precision attribute ", p, " not in [1, 32]");
+  }
   return static_cast<int>(p);
 }
 
 int shift_attr(const OpContext& ctx, bool left) {
   const int64_t s = ctx.attrs.i("shift_bit");
-  if (s < 1 || s > 32) fail_logic("shift_bit ", s, " not in [1, 32]");
+  if (s < 1 || s > 32) fail_rule("shift_bit_outside_1_32", "shift_bit ", s, " not in [1, 32]");
   if (left && ctx.inputs[0].precision() + s > 32) {
-    fail_logic("input precision ", ctx.inputs[0].precision(), " + shift_bit ", s, " exceeds 32");
+    fail_rule("shift_past_32_bits", "input precision ", ctx.inputs[0].precision(), " + shift_bit ",
+              s, " exceeds 32");
   }
   return static_cast<int>(s);
 }
@@ -22,13 +25,21 @@ int shift_attr(const OpContext& ctx, bool left) {
 ClipBounds infer_clip(const OpContext& ctx) {
   constexpr int64_t kBound = (int64_t{1} << 31) - 1;
   ClipBounds c{ctx.attrs.i("a_min"), ctx.attrs.i("a_max"), 0};
-  if (c.lo < -kBound || c.lo > kBound || c.hi < -kBound || c.hi > kBound) {
-    fail_logic("clip bounds [", c.lo, ", ", c.hi, "] exceed +-(2^31 - 1)");
+  if (c.lo < -kBound || c.lo > kBound) {
+    fail_rule("a_min_below_range", "clip bounds [", c.lo, ", ", c.hi, "] exceed +-(2^31 - 1)");
   }
-  if (c.lo >= c.hi) fail_logic("a_min ", c.lo, " is not below a_max ", c.hi);
+  // a_max out of range is INT32_MIN, below every valid a_min: named as the reference names it.
+  if (c.hi < -kBound || c.hi > kBound) {
+    fail_rule("a_min_not_below_a_max", "clip bounds [", c.lo, ", ", c.hi, "] exceed +-(2^31 - 1)");
+  }
+  if (c.lo >= c.hi) {
+    fail_rule("a_min_not_below_a_max", "a_min ", c.lo, " is not below a_max ", c.hi);
+  }
   const int64_t magnitude = std::max(c.lo < 0 ? -c.lo : c.lo, c.hi < 0 ? -c.hi : c.hi);
   c.precision = bitlen(static_cast<uint64_t>(magnitude + 1)) + 1;
-  if (c.precision > 32) fail_logic("clip output precision ", c.precision, " exceeds 32");
+  if (c.precision > 32) {
+    fail_rule(rules::kOutputPrecision, "clip output precision ", c.precision, " exceeds 32");
+  }
   return c;
 }
 
@@ -36,7 +47,8 @@ OutputSpec infer_elemwise_binary(const OpContext& ctx) {
   const Tensor& a = ctx.inputs[0];
   const Tensor& b = ctx.inputs[1];
   if (a.shape() != b.shape()) {
-    fail_logic("shapes ", shape_str(a.shape()), " and ", shape_str(b.shape()), " differ");
+    fail_rule("shapes_differ", "shapes ", shape_str(a.shape()), " and ", shape_str(b.shape()),
+              " differ");
   }
   OutputSpec out{a.shape(), std::max(a.precision(), b.precision()) + 1};
   validate_output(out);
@@ -55,8 +67,8 @@ BroadcastInference infer_broadcast(const OpContext& ctx, const std::string& op) 
   for (size_t i = 0; i < n; ++i) {
     const int64_t x = inf.a_shape[i], y = inf.b_shape[i];
     if (x != y && x != 1 && y != 1) {
-      fail_logic("shapes ", shape_str(a.shape()), " and ", shape_str(b.shape()),
-                 " do not broadcast");
+      fail_rule("shapes_not_broadcastable", "shapes ", shape_str(a.shape()), " and ",
+                shape_str(b.shape()), " do not broadcast");
     }
     inf.output.shape.push_back(std::max(x, y));
   }

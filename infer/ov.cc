@@ -40,8 +40,8 @@ OvSliceAxis slice_axis(int64_t begin, int64_t end, int64_t stride, const Step& s
   }
   const int64_t extent = reverse ? first - stop : stop - first;  // |range|, at most n + 1
   if (extent <= 0) {
-    fail_logic("step ", index, ": slice ", begin, ":", end, ":", stride, " of an axis of size ", n,
-               " is empty (zero-size dims do not exist)");
+    fail_rule("empty_slice", "step ", index, ": slice ", begin, ":", end, ":", stride,
+              " of an axis of size ", n, " is empty (zero-size dims do not exist)");
   }
   // |stride| as an unsigned value: INT64_MIN has no int64 magnitude.
   const uint64_t magnitude =
@@ -56,26 +56,33 @@ OvSliceAxis slice_axis(int64_t begin, int64_t end, int64_t stride, const Step& s
 }  // namespace
 
 OvSlicePlan infer_ov_strided_slice(const OpContext& ctx) {
-  if (ctx.inputs.size() != 1) fail_logic("expected 1 input, got ", ctx.inputs.size());
+  if (ctx.inputs.size() != 1) {
+    fail_rule(rules::kInputCount, "expected 1 input, got ", ctx.inputs.size());
+  }
   validate_inputs(ctx);
   const Tensor& x = ctx.inputs[0];
   const Tuple& begin = ctx.attrs.tuple("begin");
   const Tuple& end = ctx.attrs.tuple("end");
   const Tuple& stride = ctx.attrs.tuple("stride");
   const size_t steps = begin.size();
-  if (end.size() != steps) fail_logic("end has ", end.size(), " entries, begin ", steps);
+  if (end.size() != steps) {
+    fail_rule("begin_end_length_mismatch", "end has ", end.size(), " entries, begin ", steps);
+  }
   if (!stride.empty() && stride.size() != steps) {
-    fail_logic("stride has ", stride.size(), " entries; it must be () or have ", steps);
+    fail_rule("stride_length_mismatch", "stride has ", stride.size(),
+              " entries; it must be () or have ", steps);
   }
   for (size_t i = 0; i < stride.size(); ++i) {
-    if (stride[i] == 0) fail_logic("stride entry ", i, " is 0");
+    if (stride[i] == 0) fail_rule("stride_zero", "stride entry ", i, " is 0");
   }
   std::array<const Tuple*, 5> masks{};
   for (size_t k = 0; k < masks.size(); ++k) {
     masks[k] = &ctx.attrs.tuple(kMaskNames[k]);
     for (size_t i = 0; i < masks[k]->size(); ++i) {
       const int64_t v = (*masks[k])[i];
-      if (v != 0 && v != 1) fail_logic(kMaskNames[k], " entry ", i, " is ", v, ", not 0 or 1");
+      if (v != 0 && v != 1) {
+        fail_rule("mask_value_not_0_or_1", kMaskNames[k], " entry ", i, " is ", v, ", not 0 or 1");
+      }
     }
   }
   const Tuple &begin_mask = *masks[0], &end_mask = *masks[1], &new_axis_mask = *masks[2],
@@ -89,15 +96,19 @@ OvSlicePlan infer_ov_strided_slice(const OpContext& ctx) {
     const bool is_new = mask_bit(new_axis_mask, i), is_shrink = mask_bit(shrink_mask, i),
                is_ellipsis = mask_bit(ellipsis_mask, i);
     if (int{is_new} + int{is_shrink} + int{is_ellipsis} > 1) {
-      fail_logic("step ", i, " sets more than one of new_axis, shrink_axis and ellipsis masks");
+      fail_rule("two_masks_at_one_step", "step ", i,
+                " sets more than one of new_axis, shrink_axis and ellipsis masks");
     }
     step.begin_masked = mask_bit(begin_mask, i);
     step.end_masked = mask_bit(end_mask, i);
     if (is_shrink && (step.begin_masked || step.end_masked)) {
-      fail_logic("step ", i, " is a shrink step with begin_mask or end_mask set");
+      fail_rule("two_masks_at_one_step", "step ", i,
+                " is a shrink step with begin_mask or end_mask set");
     }
     if (is_ellipsis) {
-      if (has_ellipsis) fail_logic("ellipsis_mask sets more than one step");
+      if (has_ellipsis) {
+        fail_rule("more_than_one_ellipsis", "ellipsis_mask sets more than one step");
+      }
       has_ellipsis = true;
       step.kind = StepKind::kEllipsis;
     } else if (is_new) {
@@ -109,7 +120,8 @@ OvSlicePlan infer_ov_strided_slice(const OpContext& ctx) {
   }
   const auto rank = static_cast<size_t>(x.ndim());
   if (consuming > rank) {
-    fail_logic(consuming, " steps consume input axes but the input has ", rank);
+    fail_rule("more_steps_than_input_axes", consuming,
+              " steps consume input axes but the input has ", rank);
   }
   const size_t whole_axes = rank - consuming;  // the ellipsis, explicit or implicit at the end
 
@@ -130,7 +142,8 @@ OvSlicePlan infer_ov_strided_slice(const OpContext& ctx) {
       case StepKind::kShrink: {
         const int64_t n = x.dim(static_cast<int>(plan.axes.size()));
         if (begin[i] < -n || begin[i] >= n) {
-          fail_logic("step ", i, ": shrink index ", begin[i], " not in [", -n, ", ", n, ")");
+          fail_rule("shrink_index_out_of_range", "step ", i, ": shrink index ", begin[i],
+                    " not in [", -n, ", ", n, ")");
         }
         plan.axes.push_back({begin[i] < 0 ? begin[i] + n : begin[i], 0, 1});
         break;

@@ -10,8 +10,10 @@ ReduceInference infer_reduce(const OpContext& ctx, bool is_sum) {
   const bool keepdims = ctx.attrs.b("keepdims");
   std::vector<bool> listed(static_cast<size_t>(n), false);
   for (int64_t a : axes) {
-    const int axis = axis_in(a, n, "axis");
-    if (listed[static_cast<size_t>(axis)]) fail_logic("axis ", a, " repeats an axis");
+    const int axis = axis_in(a, n, "axis", "axis_out_of_range");
+    if (listed[static_cast<size_t>(axis)]) {
+      fail_rule("axis_duplicate", "axis ", a, " repeats an axis");
+    }
     listed[static_cast<size_t>(axis)] = true;
   }
   ReduceInference inf;

@@ -40,8 +40,13 @@ std::vector<Example> broadcast_errors() {
   };
 }
 
-void append_errors(OpInfo& op) {
-  for (Example& e : broadcast_errors()) op.examples.push_back(e);
+// INT32_MIN needs precision 32, where add, sub and mul infer an output precision above 32: that
+// call breaks two rules, and a negative example breaks exactly one (a backend may check either
+// first, docs/contract.md "Rule ids"), so those operators leave the example out.
+void append_errors(OpInfo& op, bool output_precision_grows = false) {
+  for (Example& e : broadcast_errors()) {
+    if (!(output_precision_grows && e.name == "int32_min_value")) op.examples.push_back(e);
+  }
 }
 
 }  // namespace
@@ -69,9 +74,8 @@ std::vector<OpInfo> broadcast_ops() {
       ok("precision_1_operand", "{}", {T({1}, {1073741823}, 31), T({1}, {0}, 1)},
          {T({1}, {1073741823}, 32)}),
   };
-  append_errors(add);
-  add.examples.push_back(bad("output_precision_above_32", "{}",
-                             {T({1}, {1}, 32), T({1}, {1}, 1)}));
+  append_errors(add, true);
+  add.examples.push_back(bad("output_precision_above_32", "{}", {T({1}, {1}, 32), T({1}, {0}, 1)}));
 
   OpInfo sub = broadcast_op("broadcast_sub");
   sub.examples = {
@@ -87,7 +91,7 @@ std::vector<OpInfo> broadcast_ops() {
       ok("precision_31_gives_32", "{}", {T({1}, {-1073741823}, 31), T({1}, {1073741823}, 31)},
          {T({1}, {-2147483646}, 32)}),
   };
-  append_errors(sub);
+  append_errors(sub, true);
   sub.examples.push_back(bad("output_precision_above_32", "{}",
                              {T({1}, {1}, 3), T({1}, {1}, 32)}));
 
@@ -105,7 +109,7 @@ std::vector<OpInfo> broadcast_ops() {
       ok("precision_31_by_1", "{}", {T({1}, {1073741823}, 31), T({1}, {0}, 1)},
          {T({1}, {0}, 32)}),
   };
-  append_errors(mul);
+  append_errors(mul, true);
   mul.examples.push_back(bad("output_precision_above_32", "{}",
                              {T({1}, {1}, 16), T({1}, {1}, 17)}));
 

@@ -12,8 +12,11 @@ OpInfo elementwise_op(const std::string& name, int inputs, std::vector<AttrSpec>
 }
 
 // Input-side rule breakers shared by every operator of the family; `attrs` is a valid
-// attribute object for the operator and `x` a valid input.
-std::vector<Example> input_errors(const std::string& attrs, const ExampleTensor& x, int inputs) {
+// attribute object for the operator and `x` a valid input. INT32_MIN needs precision 32, which
+// breaks a second rule where the output precision grows with the input's (elemwise_add/sub, a
+// left shift): those operators leave that example out (a negative example breaks one rule).
+std::vector<Example> input_errors(const std::string& attrs, const ExampleTensor& x, int inputs,
+                                  bool output_precision_grows = false) {
   std::vector<ExampleTensor> one_too_many(static_cast<size_t>(inputs) + 1, x);
   std::vector<ExampleTensor> one_too_few(static_cast<size_t>(inputs) - 1, x);
   auto with_first = [&](const ExampleTensor& first) {
@@ -21,15 +24,19 @@ std::vector<Example> input_errors(const std::string& attrs, const ExampleTensor&
     all[0] = first;
     return all;
   };
-  return {
+  std::vector<Example> examples = {
       bad("one_input_too_many", attrs, one_too_many),
       bad("one_input_too_few", attrs, one_too_few),
       bad("value_outside_precision", attrs, with_first(T({2}, {1, 8}, 4))),
-      bad("int32_min_value", attrs, with_first(T({2}, {INT32_MIN, 0}, 32))),
       bad("precision_zero", attrs, with_first(T({2}, {0, 0}, 0))),
       bad("precision_33", attrs, with_first(T({2}, {0, 0}, 33))),
       bad("int8_precision_above_8", attrs, with_first(T8({2}, {1, -1}, 9))),
   };
+  if (!output_precision_grows) {
+    examples.insert(examples.begin() + 3,
+                    bad("int32_min_value", attrs, with_first(T({2}, {INT32_MIN, 0}, 32))));
+  }
+  return examples;
 }
 
 void append(OpInfo& op, std::vector<Example> examples) {
@@ -118,14 +125,15 @@ std::vector<OpInfo> elementwise_ops() {
   for (OpInfo* op : {&add, &sub}) {
     const ExampleTensor x23 = T({2, 3}, {1, 2, 3, 4, 5, 6}, 8);
     append(*op, {
-        bad("transposed_shapes", "{}", {x23, T({3, 2}, {1, 2, 3, 4, 5, 6}, 8)}),
-        // Broadcastable, as broadcast_add would accept, but not identical.
-        bad("broadcastable_shapes", "{}", {x23, T({1, 3}, {1, 2, 3}, 8)}),
-        bad("different_ndim_same_size", "{}", {T({3}, {1, 2, 3}, 8), T({1, 3}, {1, 2, 3}, 8)}),
-        bad("output_precision_above_32", "{}", {T({1}, {1}, 32), T({1}, {1}, 1)}),
-        bad("any_attribute_is_rejected", R"J({"axis": "0"})J", {pair(), pair()}),
-    });
-    append(*op, input_errors("{}", pair(), 2));
+                    bad("transposed_shapes", "{}", {x23, T({3, 2}, {1, 2, 3, 4, 5, 6}, 8)}),
+                    // Broadcastable, as broadcast_add would accept, but not identical.
+                    bad("broadcastable_shapes", "{}", {x23, T({1, 3}, {1, 2, 3}, 8)}),
+                    bad("different_ndim_same_size", "{}",
+                        {T({3}, {1, 2, 3}, 8), T({1, 3}, {1, 2, 3}, 8)}),
+                    bad("output_precision_above_32", "{}", {T({1}, {1}, 32), T({1}, {0}, 1)}),
+                    bad("any_attribute_is_rejected", R"J({"axis": "0"})J", {pair(), pair()}),
+                });
+    append(*op, input_errors("{}", pair(), 2, true));
   }
 
   OpInfo clip = elementwise_op("clip", 1, {required("a_min", AttrKind::kInt),
@@ -276,7 +284,7 @@ std::vector<OpInfo> elementwise_ops() {
       bad("unknown_attribute", R"J({"precision": "8", "shift_bit": "1", "a_min": "0"})J",
           {small}),
   });
-  append(left, input_errors(R"J({"precision": "8", "shift_bit": "1"})J", small, 1));
+  append(left, input_errors(R"J({"precision": "8", "shift_bit": "1"})J", small, 1, true));
 
   return {abs, precision, add, sub, negative, clip, cvm_clip, right, left};
 }

@@ -187,7 +187,7 @@ OpInfo concatenate_op() {
       bad("ndim_mismatch", R"J({"axis": "0"})J", {a, T({2}, {3, 4}, 4)}),
       bad("other_dim_mismatch", R"J({"axis": "1"})J", {a, T({3, 1}, {3, 4, 5}, 4)}),
       bad("other_dim_mismatch_later_input", R"J({"axis": "0"})J",
-          {T({1, 2}, {1, 2}, 4), b, T({1, 3}, {7, 8, 9}, 4)}),
+          {T({1, 2}, {1, 2}, 4), b, T({1, 3}, {5, 6, 7}, 4)}),
       bad("no_inputs", "{}", {}),
       bad("axis_malformed", R"J({"axis": "(1,)"})J", {a, b}),
   };
@@ -276,6 +276,9 @@ OpInfo reshape_op() {
       bad("code_int64_min", R"J({"shape": "(24, -9223372036854775808)"})J", {x}),
       bad("two_inferred", R"J({"shape": "(-1, 2, -1)"})J", {x}),
       bad("product_mismatch", R"J({"shape": "(2, 3, 5)"})J", {x}),
+      // Below the input size without a -1: the other side of the same rule (a wrong_rule
+      // mutant of infer/'s final product check survived every test without it).
+      bad("product_below_input_size", R"J({"shape": "(2, 3)"})J", {x}),
       bad("inferred_does_not_divide", R"J({"shape": "(5, -1)"})J", {x}),
       // Each literal is within the dim limit; their product would overflow int64.
       bad("product_overflow", R"J({"shape": "(16777216, 16777216, 16777216, 16777216)"})J", {x}),

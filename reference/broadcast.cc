@@ -33,8 +33,9 @@ BroadcastPlan plan_broadcast(const Tensor& a, const Tensor& b) {
   for (size_t i = 0; i < rank; ++i) {
     const int64_t da = plan.a[i];
     const int64_t db = plan.b[i];
-    verify(da == db || da == 1 || db == 1, "shapes ", shape_str(a.shape()), " and ",
-           shape_str(b.shape()), " do not broadcast: aligned dims ", da, " and ", db, " differ");
+    verify_rule(da == db || da == 1 || db == 1, "shapes_not_broadcastable", "shapes ",
+                shape_str(a.shape()), " and ", shape_str(b.shape()),
+                " do not broadcast: aligned dims ", da, " and ", db, " differ");
     plan.out.push_back(std::max(da, db));
   }
   return plan;
@@ -78,8 +79,8 @@ std::vector<Tensor> broadcast(const OpContext& ctx) {
   const Tensor& b = ctx.inputs[1];
   const BroadcastPlan plan = plan_broadcast(a, b);
   const int precision = output_precision(op, a.precision(), b.precision());
-  verify(precision <= kMaxPrecision, "output precision ", precision, " (from input precisions ",
-         a.precision(), " and ", b.precision(), ") exceeds 32");
+  verify_rule(precision <= kMaxPrecision, rules::kOutputPrecision, "output precision ", precision,
+              " (from input precisions ", a.precision(), " and ", b.precision(), ") exceeds 32");
   Tensor y = make_output(plan.out, precision);  // checks the output shape limits first
   for (int64_t o = 0; o < y.size(); ++o) {
     const Index out_index = unravel(o, plan.out);

@@ -6,22 +6,22 @@ void check_inputs(const OpContext& ctx) {
   for (size_t k = 0; k < ctx.inputs.size(); ++k) {
     const Tensor& x = ctx.inputs[k];
     const int p = x.precision();
-    verify(p >= kMinPrecision && p <= kMaxPrecision, "input ", k, " precision ", p,
-           " is outside [1, 32]");
-    verify(x.dtype() != DType::kInt8 || p <= 8, "input ", k, " is int8 with precision ", p,
-           " > 8");
+    verify_rule(p >= kMinPrecision && p <= kMaxPrecision, rules::kPrecisionRange, "input ", k,
+                " precision ", p, " is outside [1, 32]");
+    verify_rule(x.dtype() != DType::kInt8 || p <= 8, rules::kInt8Precision, "input ", k,
+                " is int8 with precision ", p, " > 8");
     const int64_t a = alpha(p);
     for (int64_t i = 0; i < x.size(); ++i) {
       const int64_t v = x.get(i);
-      verify(v >= -a && v <= a, "input ", k, " value ", v, " at ", i, " exceeds precision ", p,
-             " (|v| <= ", a, ")");
+      verify_rule(v >= -a && v <= a, rules::kValueRange, "input ", k, " value ", v, " at ", i,
+                  " exceeds precision ", p, " (|v| <= ", a, ")");
     }
   }
 }
 
 Tensor make_output(const Shape& shape, int precision) {
-  verify(precision >= kMinPrecision && precision <= kMaxPrecision, "inferred output precision ",
-         precision, " is outside [1, 32]");
+  verify_rule(precision >= kMinPrecision && precision <= kMaxPrecision, rules::kOutputPrecision,
+              "inferred output precision ", precision, " is outside [1, 32]");
   validate_shape(shape, "output");
   return Tensor::zeros(DType::kInt32, shape, precision);
 }
@@ -48,13 +48,15 @@ Kernel kernel(std::vector<Tensor> (*compute)(const OpContext&)) {
   };
 }
 
-int normalize_axis(int64_t axis, int n, const std::string& what) {
-  verify(axis >= -n && axis < n, what, " ", axis, " is outside [", -n, ", ", n, ")");
+int normalize_axis(int64_t axis, int n, const std::string& what, std::string_view rule) {
+  verify_rule(axis >= -n && axis < n, rule, what, " ", axis, " is outside [", -n, ", ", n, ")");
   return static_cast<int>(axis < 0 ? axis + n : axis);
 }
 
-void check_range(int64_t value, int64_t lo, int64_t hi, const std::string& what) {
-  verify(value >= lo && value < hi, what, " ", value, " is outside [", lo, ", ", hi, ")");
+void check_range(int64_t value, int64_t lo, int64_t hi, const std::string& what,
+                 std::string_view rule) {
+  verify_rule(value >= lo && value < hi, rule, what, " ", value, " is outside [", lo, ", ", hi,
+              ")");
 }
 
 Index unravel(int64_t flat, const Shape& shape) {
@@ -77,8 +79,9 @@ int64_t checked_size(const Shape& shape, const std::string& what) {
   return shape_size(shape);
 }
 
-void check_input_count(const OpContext& ctx, size_t count) {
-  verify(ctx.inputs.size() == count, "needs ", count, " inputs here, got ", ctx.inputs.size());
+void check_input_count(const OpContext& ctx, size_t count, std::string_view rule) {
+  verify_rule(ctx.inputs.size() == count, rule, "needs ", count, " inputs here, got ",
+              ctx.inputs.size());
 }
 
 }  // namespace cvm::ref

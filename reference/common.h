@@ -9,6 +9,7 @@
 #include "cvmcheck/errors.h"
 #include "cvmcheck/precision.h"
 #include "cvmcheck/registry.h"
+#include "cvmcheck/rules.h"
 #include "cvmcheck/tensor.h"
 
 namespace cvm::ref {
@@ -30,21 +31,27 @@ void self_check(const std::vector<Tensor>& outputs);
 // A reference kernel: check_inputs, compute, self_check.
 Kernel kernel(std::vector<Tensor> (*compute)(const OpContext&));
 
-// axis in [-n, n) -> [0, n); LogicError otherwise.
-int normalize_axis(int64_t axis, int n, const std::string& what);
+// Every LogicError below names its rule: a bare name ("axis_out_of_range") that run_op qualifies
+// with the operator's name, or a global id (cvmcheck/rules.h). The name is the one the
+// operator's generator record gives the rule (ops/<family>_gen.cc).
 
-// value in [lo, hi) (half-open, as the contract writes attribute ranges); LogicError otherwise.
-void check_range(int64_t value, int64_t lo, int64_t hi, const std::string& what);
+// axis in [-n, n) -> [0, n); LogicError breaking `rule` otherwise.
+int normalize_axis(int64_t axis, int n, const std::string& what, std::string_view rule);
+
+// value in [lo, hi) (half-open, as the contract writes attribute ranges); LogicError breaking
+// `rule` otherwise.
+void check_range(int64_t value, int64_t lo, int64_t hi, const std::string& what,
+                 std::string_view rule);
 
 // Row-major flat index <-> multi-index.
 Index unravel(int64_t flat, const Shape& shape);
 int64_t ravel(const Index& index, const Shape& shape);
 
 // Element count after checking the limits: for shapes computed from attributes, which may be
-// anything (LogicError when out of limits).
+// anything (LogicError breaking global.tensor_limits when out of limits).
 int64_t checked_size(const Shape& shape, const std::string& what);
 
 // Requires exactly `count` inputs (for operators whose count depends on attributes).
-void check_input_count(const OpContext& ctx, size_t count);
+void check_input_count(const OpContext& ctx, size_t count, std::string_view rule);
 
 }  // namespace cvm::ref

@@ -39,13 +39,13 @@ Tensor map_elements(const Tensor& x, int precision, F value) {
 // The `precision` attribute of cvm_clip and the shifts: in [1, 32] (the seeds' [1, 33)).
 int precision_attr(const OpContext& ctx) {
   const int64_t precision = ctx.attrs.i("precision");
-  check_range(precision, 1, 33, "precision");
+  check_range(precision, 1, 33, "precision", "precision_attr_outside_1_32");
   return static_cast<int>(precision);
 }
 
 int shift_bit_attr(const OpContext& ctx) {
   const int64_t shift_bit = ctx.attrs.i("shift_bit");
-  check_range(shift_bit, 1, 33, "shift_bit");
+  check_range(shift_bit, 1, 33, "shift_bit", "shift_bit_outside_1_32");
   return static_cast<int>(shift_bit);
 }
 
@@ -72,10 +72,11 @@ template <bool subtract>
 std::vector<Tensor> elemwise(const OpContext& ctx) {
   const Tensor& a = ctx.inputs[0];
   const Tensor& b = ctx.inputs[1];
-  verify(a.shape() == b.shape(), "input shapes ", shape_str(a.shape()), " and ",
-         shape_str(b.shape()), " differ");
+  verify_rule(a.shape() == b.shape(), "shapes_differ", "input shapes ", shape_str(a.shape()),
+              " and ", shape_str(b.shape()), " differ");
   const int precision = std::max(a.precision(), b.precision()) + 1;
-  verify(precision <= kMaxPrecision, "output precision ", precision, " exceeds 32");
+  verify_rule(precision <= kMaxPrecision, rules::kOutputPrecision, "output precision ", precision,
+              " exceeds 32");
   Tensor y = make_output(a.shape(), precision);
   for (int64_t i = 0; i < a.size(); ++i) {
     const int64_t x0 = a.get(i);
@@ -91,15 +92,18 @@ std::vector<Tensor> clip(const OpContext& ctx) {
   const Tensor& x = ctx.inputs[0];
   const int64_t a_min = ctx.attrs.i("a_min");
   const int64_t a_max = ctx.attrs.i("a_max");
-  verify(a_min >= -kClipBound && a_min <= kClipBound, "a_min ", a_min, " is outside [",
-         -kClipBound, ", ", kClipBound, "]");
-  verify(a_max >= -kClipBound && a_max <= kClipBound, "a_max ", a_max, " is outside [",
-         -kClipBound, ", ", kClipBound, "]");
-  verify(a_min < a_max, "a_min ", a_min, " must be below a_max ", a_max);
+  verify_rule(a_min >= -kClipBound && a_min <= kClipBound, "a_min_below_range", "a_min ", a_min,
+              " is outside [", -kClipBound, ", ", kClipBound, "]");
+  // a_max parses as an int32, so it can only break this as INT32_MIN, below every valid a_min:
+  // the call breaks a_min < a_max, whose rule it is named after.
+  verify_rule(a_max >= -kClipBound && a_max <= kClipBound, "a_min_not_below_a_max", "a_max ", a_max,
+              " is outside [", -kClipBound, ", ", kClipBound, "]");
+  verify_rule(a_min < a_max, "a_min_not_below_a_max", "a_min ", a_min, " must be below a_max ",
+              a_max);
   const int64_t range = std::max(a_min >= 0 ? a_min : -a_min, a_max >= 0 ? a_max : -a_max);
   const int precision = bitlen(static_cast<uint64_t>(range + 1)) + 1;
-  verify(precision <= kMaxPrecision, "output precision ", precision, " from bounds [", a_min,
-         ", ", a_max, "] exceeds 32");
+  verify_rule(precision <= kMaxPrecision, rules::kOutputPrecision, "output precision ", precision,
+              " from bounds [", a_min, ", ", a_max, "] exceeds 32");
   return {map_elements(x, precision,
                        [=](int64_t v) { return std::min(std::max(v, a_min), a_max); })};
 }
@@ -124,8 +128,8 @@ std::vector<Tensor> cvm_left_shift(const OpContext& ctx) {
   const Tensor& x = ctx.inputs[0];
   const int precision = precision_attr(ctx);
   const int shift_bit = shift_bit_attr(ctx);
-  verify(x.precision() + shift_bit <= kMaxPrecision, "input precision ", x.precision(),
-         " + shift_bit ", shift_bit, " exceeds 32");
+  verify_rule(x.precision() + shift_bit <= kMaxPrecision, "shift_past_32_bits", "input precision ",
+              x.precision(), " + shift_bit ", shift_bit, " exceeds 32");
   const int64_t factor = int64_t{1} << shift_bit;
   return {map_elements(x, precision, [=](int64_t v) {
     // |v| <= 2^(p0-1) - 1 with p0 + s <= 32: the product stays below 2^31.

@@ -14,12 +14,20 @@ struct Pair {
   int64_t w = 0;
 };
 
-// A tuple attribute of exactly two entries, each in [lo, hi).
-Pair pair_in_range(const OpContext& ctx, const std::string& name, int64_t lo, int64_t hi) {
+// An attribute entry in [lo, 4096): below lo breaks `below_rule`, above 4095 "<name>_above_4095"
+// (the generator record's names, ops/nn_gen.cc).
+void check_entry(int64_t value, int64_t lo, const std::string& name, const char* below_rule) {
+  verify_rule(value >= lo, below_rule, name, " ", value, " is below ", lo);
+  verify_rule(value < kMaxAttr, name + "_above_4095", name, " ", value, " is above ", kMaxAttr - 1);
+}
+
+// A tuple attribute of exactly two entries, each in [lo, 4096).
+Pair pair_in_range(const OpContext& ctx, const std::string& name, int64_t lo,
+                   const char* below_rule) {
   const Tuple& t = ctx.attrs.tuple(name);
-  verify(t.size() == 2, name, " must have 2 entries, got ", t.size());
-  check_range(t[0], lo, hi, name + "[0]");
-  check_range(t[1], lo, hi, name + "[1]");
+  verify_rule(t.size() == 2, name + "_wrong_length", name, " must have 2 entries, got ", t.size());
+  check_entry(t[0], lo, name, below_rule);
+  check_entry(t[1], lo, name, below_rule);
   return {t[0], t[1]};
 }
 
@@ -32,41 +40,45 @@ int product_sum_precision(const OpContext& ctx, int64_t terms, bool use_bias) {
 }
 
 void verify_int8_operands(const OpContext& ctx) {
-  verify(ctx.inputs[0].precision() <= 8, "data precision ", ctx.inputs[0].precision(),
-         " is above 8");
-  verify(ctx.inputs[1].precision() <= 8, "weight precision ", ctx.inputs[1].precision(),
-         " is above 8");
+  verify_rule(ctx.inputs[0].precision() <= 8, "data_precision_above_8", "data precision ",
+              ctx.inputs[0].precision(), " is above 8");
+  verify_rule(ctx.inputs[1].precision() <= 8, "weight_precision_above_8", "weight precision ",
+              ctx.inputs[1].precision(), " is above 8");
 }
 
 std::vector<Tensor> conv2d(const OpContext& ctx) {
   const bool use_bias = ctx.attrs.b("use_bias");
-  check_input_count(ctx, use_bias ? 3 : 2);
+  check_input_count(ctx, use_bias ? 3 : 2, "use_bias_disagrees_with_input_count");
   const Tensor& x = ctx.inputs[0];
   const Tensor& w = ctx.inputs[1];
-  verify(x.ndim() == 4, "data must be 4-D (N, C, H, W), got ", shape_str(x.shape()));
+  verify_rule(x.ndim() == 4, "data_not_4d", "data must be 4-D (N, C, H, W), got ",
+              shape_str(x.shape()));
 
   const int64_t channels = ctx.attrs.i("channels");
   const int64_t groups = ctx.attrs.i("groups");
-  verify(channels >= 1, "channels ", channels, " is below 1");
-  verify(groups >= 1, "groups ", groups, " is below 1");
+  verify_rule(channels >= 1, "channels_below_1", "channels ", channels, " is below 1");
+  verify_rule(groups >= 1, "groups_below_1", "groups ", groups, " is below 1");
   const Tuple& kernel_size = ctx.attrs.tuple("kernel_size");
-  verify(kernel_size.size() == 2, "kernel_size must have 2 entries, got ", kernel_size.size());
-  verify(kernel_size[0] >= 1 && kernel_size[1] >= 1, "kernel_size entries must be >= 1");
-  const Pair strides = pair_in_range(ctx, "strides", 1, kMaxAttr);
-  const Pair padding = pair_in_range(ctx, "padding", 0, kMaxAttr);
-  const Pair dilation = pair_in_range(ctx, "dilation", 1, kMaxAttr);
+  verify_rule(kernel_size.size() == 2, "kernel_size_wrong_length",
+              "kernel_size must have 2 entries, got ", kernel_size.size());
+  verify_rule(kernel_size[0] >= 1 && kernel_size[1] >= 1, "kernel_size_below_1",
+              "kernel_size entries must be >= 1");
+  const Pair strides = pair_in_range(ctx, "strides", 1, "strides_below_1");
+  const Pair padding = pair_in_range(ctx, "padding", 0, "padding_negative");
+  const Pair dilation = pair_in_range(ctx, "dilation", 1, "dilation_below_1");
 
   const int64_t batch = x.dim(0), in_channels = x.dim(1), height = x.dim(2), width = x.dim(3);
-  verify(in_channels % groups == 0, "input channels ", in_channels, " not divisible by groups ",
-         groups);
-  verify(channels % groups == 0, "channels ", channels, " not divisible by groups ", groups);
+  verify_rule(in_channels % groups == 0, "in_channels_not_divisible_by_groups", "input channels ",
+              in_channels, " not divisible by groups ", groups);
+  verify_rule(channels % groups == 0, "channels_not_divisible_by_groups", "channels ", channels,
+              " not divisible by groups ", groups);
   const int64_t in_per_group = in_channels / groups;
   const Shape weight_shape = {channels, in_per_group, kernel_size[0], kernel_size[1]};
-  verify(w.shape() == weight_shape, "weight shape ", shape_str(w.shape()), " is not ",
-         shape_str(weight_shape));
+  verify_rule(w.shape() == weight_shape, "weight_shape_mismatch", "weight shape ",
+              shape_str(w.shape()), " is not ", shape_str(weight_shape));
   if (use_bias) {
-    verify(ctx.inputs[2].shape() == Shape{channels}, "bias shape ",
-           shape_str(ctx.inputs[2].shape()), " is not (", channels, ",)");
+    verify_rule(ctx.inputs[2].shape() == Shape{channels}, "bias_shape_mismatch", "bias shape ",
+                shape_str(ctx.inputs[2].shape()), " is not (", channels, ",)");
   }
   verify_int8_operands(ctx);
 
@@ -74,10 +86,12 @@ std::vector<Tensor> conv2d(const OpContext& ctx) {
   const int64_t kh = kernel_size[0], kw = kernel_size[1];
   const int64_t dilated_h = dilation.h * (kh - 1) + 1;
   const int64_t dilated_w = dilation.w * (kw - 1) + 1;
-  verify(dilated_h <= height + 2 * padding.h, "dilated kernel height ", dilated_h,
-         " exceeds padded input height ", height + 2 * padding.h);
-  verify(dilated_w <= width + 2 * padding.w, "dilated kernel width ", dilated_w,
-         " exceeds padded input width ", width + 2 * padding.w);
+  verify_rule(dilated_h <= height + 2 * padding.h, "kernel_exceeds_padded_input",
+              "dilated kernel height ", dilated_h, " exceeds padded input height ",
+              height + 2 * padding.h);
+  verify_rule(dilated_w <= width + 2 * padding.w, "kernel_exceeds_padded_input",
+              "dilated kernel width ", dilated_w, " exceeds padded input width ",
+              width + 2 * padding.w);
   const int64_t out_h = (height + 2 * padding.h - dilated_h) / strides.h + 1;
   const int64_t out_w = (width + 2 * padding.w - dilated_w) / strides.w + 1;
   Tensor y = make_output({batch, channels, out_h, out_w},
@@ -113,18 +127,18 @@ std::vector<Tensor> conv2d(const OpContext& ctx) {
 
 std::vector<Tensor> dense(const OpContext& ctx) {
   const bool use_bias = ctx.attrs.b("use_bias");
-  check_input_count(ctx, use_bias ? 3 : 2);
+  check_input_count(ctx, use_bias ? 3 : 2, "use_bias_disagrees_with_input_count");
   const Tensor& x = ctx.inputs[0];
   const Tensor& w = ctx.inputs[1];
   const int64_t units = ctx.attrs.i("units");
-  verify(units >= 1, "units ", units, " is below 1");
-  verify(x.ndim() == 2, "data must be 2-D (M, K), got ", shape_str(x.shape()));
+  verify_rule(units >= 1, "units_below_1", "units ", units, " is below 1");
+  verify_rule(x.ndim() == 2, "data_not_2d", "data must be 2-D (M, K), got ", shape_str(x.shape()));
   const int64_t rows = x.dim(0), depth = x.dim(1);
-  verify(w.shape() == Shape{units, depth}, "weight shape ", shape_str(w.shape()), " is not (",
-         units, ", ", depth, ")");
+  verify_rule(w.shape() == Shape{units, depth}, "weight_shape_mismatch", "weight shape ",
+              shape_str(w.shape()), " is not (", units, ", ", depth, ")");
   if (use_bias) {
-    verify(ctx.inputs[2].shape() == Shape{units}, "bias shape ",
-           shape_str(ctx.inputs[2].shape()), " is not (", units, ",)");
+    verify_rule(ctx.inputs[2].shape() == Shape{units}, "bias_shape_mismatch", "bias shape ",
+                shape_str(ctx.inputs[2].shape()), " is not (", units, ",)");
   }
   verify_int8_operands(ctx);
   Tensor y = make_output({rows, units}, product_sum_precision(ctx, depth, use_bias));
@@ -150,27 +164,31 @@ std::vector<Tensor> relu(const OpContext& ctx) {
 // Output length of one pooled axis; verifies that axis's rules first.
 int64_t pooled_length(int64_t in, int64_t pool, int64_t stride, int64_t pad, bool ceil_mode,
                       const char* axis) {
-  verify(pad < pool, "padding ", pad, " is not below pool_size ", pool, " (", axis, ")");
-  verify(pool <= in + 2 * pad, "pool_size ", pool, " exceeds padded input ", in + 2 * pad, " (",
-         axis, ")");
+  verify_rule(pad < pool, "padding_not_below_pool_size", "padding ", pad,
+              " is not below pool_size ", pool, " (", axis, ")");
+  verify_rule(pool <= in + 2 * pad, "pool_size_exceeds_padded_input", "pool_size ", pool,
+              " exceeds padded input ", in + 2 * pad, " (", axis, ")");
   const int64_t span = in + 2 * pad - pool;  // >= 0
   const int64_t out = (ceil_mode ? (span + stride - 1) / stride : span / stride) + 1;
   // In ceil mode the extra window must still start inside the input.
-  verify(!ceil_mode || (out - 1) * stride - pad < in, "ceil_mode: last window starts at ",
-         (out - 1) * stride - pad, ", outside the input (", axis, ")");
+  verify_rule(!ceil_mode || (out - 1) * stride - pad < in, "ceil_mode_last_window_outside",
+              "ceil_mode: last window starts at ", (out - 1) * stride - pad,
+              ", outside the input (", axis, ")");
   return out;
 }
 
 std::vector<Tensor> max_pool2d(const OpContext& ctx) {
   const Tensor& x = ctx.inputs[0];
-  verify(x.ndim() == 4, "data must be 4-D (N, C, H, W), got ", shape_str(x.shape()));
+  verify_rule(x.ndim() == 4, "data_not_4d", "data must be 4-D (N, C, H, W), got ",
+              shape_str(x.shape()));
   const Tuple& pool_size = ctx.attrs.tuple("pool_size");
-  verify(pool_size.size() == 2, "pool_size must have 2 entries, got ", pool_size.size());
-  const Pair strides = pair_in_range(ctx, "strides", 1, kMaxAttr);
+  verify_rule(pool_size.size() == 2, "pool_size_wrong_length",
+              "pool_size must have 2 entries, got ", pool_size.size());
+  const Pair strides = pair_in_range(ctx, "strides", 1, "strides_below_1");
   const Tuple& padding = ctx.attrs.tuple("padding");
-  verify(padding.size() == 1 || padding.size() == 2, "padding must have 1 or 2 entries, got ",
-         padding.size());
-  for (int64_t pad : padding) check_range(pad, 0, kMaxAttr, "padding");
+  verify_rule(padding.size() == 1 || padding.size() == 2, "padding_wrong_length",
+              "padding must have 1 or 2 entries, got ", padding.size());
+  for (int64_t pad : padding) check_entry(pad, 0, "padding", "padding_negative");
   const int64_t pad_h = padding[0];
   const int64_t pad_w = padding.size() == 2 ? padding[1] : padding[0];
   const bool ceil_mode = ctx.attrs.b("ceil_mode");
@@ -208,9 +226,10 @@ std::vector<Tensor> max_pool2d(const OpContext& ctx) {
 
 std::vector<Tensor> upsampling(const OpContext& ctx) {
   const Tensor& x = ctx.inputs[0];
-  verify(x.ndim() == 4, "data must be 4-D (N, C, H, W), got ", shape_str(x.shape()));
+  verify_rule(x.ndim() == 4, "data_not_4d", "data must be 4-D (N, C, H, W), got ",
+              shape_str(x.shape()));
   const int64_t scale = ctx.attrs.i("scale");
-  check_range(scale, 1, kMaxAttr, "scale");
+  check_entry(scale, 1, "scale", "scale_below_1");
   const int64_t batch = x.dim(0), chans = x.dim(1), height = x.dim(2), width = x.dim(3);
   const int64_t out_h = height * scale, out_w = width * scale;  // < 2^24 * 4096: no overflow
   Tensor y = make_output({batch, chans, out_h, out_w}, x.precision());

@@ -53,9 +53,9 @@ std::vector<int64_t> slice_indices(int64_t begin, int64_t end, int64_t stride, b
     e = std::clamp<int64_t>(e, reverse ? -1 : 0, n);
   }
   const int64_t span = reverse ? b - e : e - b;  // in [-(n+1), n+1]
-  verify(span > 0, "slice step ", step, " (", begin, ":", end, ":", stride,
-         ") is empty on an axis of size ", n, " (clamped to ", b, ":", e,
-         "); zero-size dims do not exist");
+  verify_rule(span > 0, "empty_slice", "slice step ", step, " (", begin, ":", end, ":", stride,
+              ") is empty on an axis of size ", n, " (clamped to ", b, ":", e,
+              "); zero-size dims do not exist");
   // |stride| as unsigned: stride may be INT64_MIN.
   const uint64_t magnitude = reverse ? uint64_t{0} - static_cast<uint64_t>(stride)
                                      : static_cast<uint64_t>(stride);
@@ -76,18 +76,20 @@ SlicePlan plan_slice(const OpContext& ctx) {
   for (int k = 0; k < kMaskCount; ++k) masks[k] = ctx.attrs.tuple(kMaskNames[k]);
 
   const size_t m = begin.size();
-  verify(end.size() == m, "begin has ", m, " entries but end has ", end.size());
+  verify_rule(end.size() == m, "begin_end_length_mismatch", "begin has ", m,
+              " entries but end has ", end.size());
   // An empty stride (the default) means all ones.
-  verify(stride_attr.empty() || stride_attr.size() == m, "stride has ", stride_attr.size(),
-         " entries; it must be empty or have ", m, " (as many as begin)");
+  verify_rule(stride_attr.empty() || stride_attr.size() == m, "stride_length_mismatch",
+              "stride has ", stride_attr.size(), " entries; it must be empty or have ", m,
+              " (as many as begin)");
   const Tuple stride = stride_attr.empty() ? Tuple(m, 1) : stride_attr;
-  for (size_t i = 0; i < m; ++i) verify(stride[i] != 0, "stride ", i, " is 0");
+  for (size_t i = 0; i < m; ++i) verify_rule(stride[i] != 0, "stride_zero", "stride ", i, " is 0");
 
   // Every mask entry, also beyond m (where it is otherwise ignored), must be 0 or 1.
   for (int k = 0; k < kMaskCount; ++k) {
     for (size_t i = 0; i < masks[k].size(); ++i) {
-      verify(masks[k][i] == 0 || masks[k][i] == 1, kMaskNames[k], " entry ", i, " is ",
-             masks[k][i], "; masks hold only 0 and 1");
+      verify_rule(masks[k][i] == 0 || masks[k][i] == 1, "mask_value_not_0_or_1", kMaskNames[k],
+                  " entry ", i, " is ", masks[k][i], "; masks hold only 0 and 1");
     }
   }
   size_t ellipsis_count = 0, new_axis_count = 0;
@@ -95,18 +97,21 @@ SlicePlan plan_slice(const OpContext& ctx) {
     const bool is_new = bit(masks[kNewAxisMask], i);
     const bool is_shrink = bit(masks[kShrinkAxisMask], i);
     const bool is_ellipsis = bit(masks[kEllipsisMask], i);
-    verify(int{is_new} + int{is_shrink} + int{is_ellipsis} <= 1, "step ", i,
-           " sets more than one of new_axis_mask, shrink_axis_mask, ellipsis_mask");
-    verify(!is_shrink || (!bit(masks[kBeginMask], i) && !bit(masks[kEndMask], i)), "step ", i,
-           " sets shrink_axis_mask together with begin_mask or end_mask");
+    verify_rule(int{is_new} + int{is_shrink} + int{is_ellipsis} <= 1, "two_masks_at_one_step",
+                "step ", i,
+                " sets more than one of new_axis_mask, shrink_axis_mask, ellipsis_mask");
+    verify_rule(!is_shrink || (!bit(masks[kBeginMask], i) && !bit(masks[kEndMask], i)),
+                "two_masks_at_one_step", "step ", i,
+                " sets shrink_axis_mask together with begin_mask or end_mask");
     ellipsis_count += is_ellipsis ? 1 : 0;
     new_axis_count += is_new ? 1 : 0;
   }
-  verify(ellipsis_count <= 1, "ellipsis_mask sets ", ellipsis_count, " bits; at most one allowed");
+  verify_rule(ellipsis_count <= 1, "more_than_one_ellipsis", "ellipsis_mask sets ", ellipsis_count,
+              " bits; at most one allowed");
   // Steps that consume one input axis each: everything but new axes and the ellipsis.
   const size_t real_count = m - new_axis_count - ellipsis_count;
-  verify(real_count <= rank, real_count, " slice steps consume input axes but the input has only ",
-         rank, " axes");
+  verify_rule(real_count <= rank, "more_steps_than_input_axes", real_count,
+              " slice steps consume input axes but the input has only ", rank, " axes");
   const size_t ellipsis_size = rank - real_count;
 
   SlicePlan plan;
@@ -127,8 +132,8 @@ SlicePlan plan_slice(const OpContext& ctx) {
       keep_full_axes(ellipsis_size);
     } else if (bit(masks[kShrinkAxisMask], i)) {
       const int64_t n = shape[in_axis];
-      verify(begin[i] >= -n && begin[i] < n, "shrink index ", begin[i], " at step ", i,
-             " is outside [", -n, ", ", n, ")");
+      verify_rule(begin[i] >= -n && begin[i] < n, "shrink_index_out_of_range", "shrink index ",
+                  begin[i], " at step ", i, " is outside [", -n, ", ", n, ")");
       plan.reads[in_axis].fixed = true;
       plan.reads[in_axis].index = begin[i] < 0 ? begin[i] + n : begin[i];
       ++in_axis;

@@ -23,8 +23,8 @@ ReducePlan plan_reduce(const OpContext& ctx) {
 
   std::set<int> listed;
   for (int64_t a : axis) {
-    const int normalised = normalize_axis(a, n, "axis");
-    verify(listed.insert(normalised).second, "axis ", a, " is listed twice");
+    const int normalised = normalize_axis(a, n, "axis", "axis_out_of_range");
+    verify_rule(listed.insert(normalised).second, "axis_duplicate", "axis ", a, " is listed twice");
   }
   ReducePlan plan;
   plan.reduced.assign(static_cast<size_t>(n), false);

@@ -27,7 +27,7 @@ AxisSlice plan_slice_axis(int axis, int64_t n, const Tuple& begin, const Tuple& 
                           const Tuple& stride) {
   const auto k = static_cast<size_t>(axis);
   const int64_t s = k < stride.size() ? stride[k] : 1;
-  verify(s != 0, "stride of axis ", axis, " is 0");
+  verify_rule(s != 0, "stride_zero", "stride of axis ", axis, " is 0");
   int64_t b = k < begin.size() ? begin[k] : 0;
   int64_t e = k < end.size() ? end[k] : n;
   if (b < 0) b += n;
@@ -36,8 +36,8 @@ AxisSlice plan_slice_axis(int axis, int64_t n, const Tuple& begin, const Tuple& 
   const int64_t hi = s > 0 ? n : n - 1;
   b = std::clamp(b, lo, hi);
   e = std::clamp(e, lo, hi);
-  verify(s > 0 ? b < e : e < b, "axis ", axis, " slice is empty: begin ", b, ", end ", e,
-         " (after normalising and clamping), stride ", s);
+  verify_rule(s > 0 ? b < e : e < b, "empty_slice", "axis ", axis, " slice is empty: begin ", b,
+              ", end ", e, " (after normalising and clamping), stride ", s);
   // ceil(|e - b| / |s|) with |s| taken as unsigned: |INT64_MIN| does not fit int64.
   const auto interval = static_cast<uint64_t>(s > 0 ? e - b : b - e);  // in [1, n]
   const uint64_t magnitude = s > 0 ? static_cast<uint64_t>(s) : 0 - static_cast<uint64_t>(s);
@@ -54,9 +54,12 @@ std::vector<Tensor> strided_slice(const OpContext& ctx) {
   const Tuple& end = ctx.attrs.tuple("end");
   const Tuple& stride = ctx.attrs.tuple("stride");
   const auto n = static_cast<size_t>(x.ndim());
-  verify(begin.size() <= n, "begin has ", begin.size(), " entries, more than the ", n, " axes");
-  verify(end.size() <= n, "end has ", end.size(), " entries, more than the ", n, " axes");
-  verify(stride.size() <= n, "stride has ", stride.size(), " entries, more than the ", n, " axes");
+  verify_rule(begin.size() <= n, "begin_longer_than_ndim", "begin has ", begin.size(),
+              " entries, more than the ", n, " axes");
+  verify_rule(end.size() <= n, "end_longer_than_ndim", "end has ", end.size(),
+              " entries, more than the ", n, " axes");
+  verify_rule(stride.size() <= n, "stride_longer_than_ndim", "stride has ", stride.size(),
+              " entries, more than the ", n, " axes");
   std::vector<AxisSlice> plan;
   Shape out_shape;
   for (int i = 0; i < x.ndim(); ++i) {
@@ -94,7 +97,7 @@ std::vector<Tensor> take(const OpContext& ctx) {
   const Tensor& indices = ctx.inputs[1];
   const std::optional<int64_t> axis = ctx.attrs.opt_int("axis");
   if (!axis) return {take_flat(x, indices, x.precision())};
-  const int a = normalize_axis(*axis, x.ndim(), "axis");
+  const int a = normalize_axis(*axis, x.ndim(), "axis", "axis_out_of_range");
   const int m = indices.ndim();
   Shape out_shape(x.shape().begin(), x.shape().begin() + a);
   out_shape.insert(out_shape.end(), indices.shape().begin(), indices.shape().end());
@@ -116,8 +119,8 @@ std::vector<Tensor> cvm_lut(const OpContext& ctx) {
   const Tensor& indices = ctx.inputs[0];
   const Tensor& table = ctx.inputs[1];
   const int64_t in_dim = ctx.attrs.i("in_dim");
-  verify(in_dim == table.size(), "in_dim ", in_dim, " differs from the table's element count ",
-         table.size());
+  verify_rule(in_dim == table.size(), "in_dim_mismatch", "in_dim ", in_dim,
+              " differs from the table's element count ", table.size());
   return {take_flat(table, indices, table.precision())};
 }
 
@@ -131,10 +134,11 @@ std::vector<Tensor> slice_like(const OpContext& ctx) {
   const int m = like.ndim();
   Shape out_shape = x.shape();
   if (axes.empty()) {
-    verify(m == n, "shape_like has ", m, " dims, data has ", n, " (equal without axis)");
+    verify_rule(m == n, "ndim_mismatch_without_axis", "shape_like has ", m, " dims, data has ", n,
+                " (equal without axis)");
     for (int j = 0; j < n; ++j) {
-      verify(like.dim(j) <= x.dim(j), "shape_like dim ", j, " is ", like.dim(j),
-             ", larger than data's ", x.dim(j));
+      verify_rule(like.dim(j) <= x.dim(j), "like_dim_larger", "shape_like dim ", j, " is ",
+                  like.dim(j), ", larger than data's ", x.dim(j));
       out_shape[static_cast<size_t>(j)] = like.dim(j);
     }
   } else {
@@ -142,11 +146,11 @@ std::vector<Tensor> slice_like(const OpContext& ctx) {
     for (int64_t raw : axes) {
       // raw >= INT64_MIN and n <= 6: adding n cannot overflow.
       const int64_t a = raw < 0 ? raw + n : raw;
-      verify(a >= 0 && a < limit, "axis ", raw, " is outside [0, ", limit, ") after adding ", n,
-             " to a negative axis");
+      verify_rule(a >= 0 && a < limit, "axis_out_of_range", "axis ", raw, " is outside [0, ", limit,
+                  ") after adding ", n, " to a negative axis");
       const int j = static_cast<int>(a);
-      verify(like.dim(j) <= x.dim(j), "shape_like dim ", j, " is ", like.dim(j),
-             ", larger than data's ", x.dim(j));
+      verify_rule(like.dim(j) <= x.dim(j), "like_dim_larger", "shape_like dim ", j, " is ",
+                  like.dim(j), ", larger than data's ", x.dim(j));
       out_shape[static_cast<size_t>(j)] = like.dim(j);  // a repeated axis sets the same dim
     }
   }
@@ -163,12 +167,13 @@ std::vector<Tensor> where(const OpContext& ctx) {
   const Tensor& cond = ctx.inputs[0];
   const Tensor& x = ctx.inputs[1];
   const Tensor& y_in = ctx.inputs[2];
-  verify(x.shape() == y_in.shape(), "x ", shape_str(x.shape()), " and y ", shape_str(y_in.shape()),
-         " differ in shape");
+  verify_rule(x.shape() == y_in.shape(), "x_y_shape_mismatch", "x ", shape_str(x.shape()),
+              " and y ", shape_str(y_in.shape()), " differ in shape");
   const bool by_rows = cond.shape() != x.shape();
   if (by_rows) {
-    verify(cond.ndim() == 1 && cond.dim(0) == x.dim(0), "condition ", shape_str(cond.shape()),
-           " is neither x's shape ", shape_str(x.shape()), " nor (", x.dim(0), ",)");
+    verify_rule(cond.ndim() == 1 && cond.dim(0) == x.dim(0), "cond_shape_mismatch", "condition ",
+                shape_str(cond.shape()), " is neither x's shape ", shape_str(x.shape()), " nor (",
+                x.dim(0), ",)");
   }
   Tensor y = make_output(x.shape(), std::max(x.precision(), y_in.precision()));
   for (int64_t i = 0; i < y.size(); ++i) {
@@ -185,11 +190,12 @@ std::vector<Tensor> pad(const OpContext& ctx) {
   const Tuple& width = ctx.attrs.tuple("pad_width");
   const int64_t value = ctx.attrs.i("constant_value");
   const auto n = static_cast<size_t>(x.ndim());
-  verify(width.size() == 2 * n, "pad_width has ", width.size(), " entries; needs 2 * ", n);
-  for (int64_t w : width) check_range(w, 0, kMaxAttr, "pad_width entry");
+  verify_rule(width.size() == 2 * n, "pad_width_wrong_length", "pad_width has ", width.size(),
+              " entries; needs 2 * ", n);
+  for (int64_t w : width) check_range(w, 0, kMaxAttr, "pad_width entry", "pad_width_out_of_range");
   const int64_t max_value = std::numeric_limits<int32_t>::max();
-  verify(value >= -max_value && value <= max_value, "constant_value ", value,
-         " is outside [-(2^31-1), 2^31-1]");
+  verify_rule(value >= -max_value && value <= max_value, "constant_value_out_of_range",
+              "constant_value ", value, " is outside [-(2^31-1), 2^31-1]");
   // `mode` accepts only "constant" (the schema rejects anything else).
   const int value_precision = value == 0 ? 1 : bitlen(static_cast<uint64_t>(std::llabs(value))) + 1;
   Shape out_shape;

@@ -20,10 +20,10 @@ constexpr int kMaxNmsPrecision = 30;  // coordinate differences then fit int32
 
 std::vector<Tensor> get_valid_counts(const OpContext& ctx) {
   const Tensor& x = ctx.inputs[0];
-  verify(x.ndim() == 3, "X must be 3-D (B, N, K), got ", shape_str(x.shape()));
+  verify_rule(x.ndim() == 3, "x_not_3d", "X must be 3-D (B, N, K), got ", shape_str(x.shape()));
   const int64_t batches = x.dim(0), rows = x.dim(1), row_length = x.dim(2);
-  verify(row_length >= kMinRowLength && row_length <= kMaxRowLength, "K = ", row_length,
-         " is outside [2, 32]");
+  verify_rule(row_length >= kMinRowLength && row_length <= kMaxRowLength, "k_outside_2_32",
+              "K = ", row_length, " is outside [2, 32]");
   const int64_t threshold = ctx.attrs.i("score_threshold");
 
   // valid_count can reach N; the contract fixes its precision at bitlen(N*K+1)+1 (at most 32,
@@ -82,24 +82,33 @@ int64_t overlap_percent(const Box& a, const Box& b) {
 
 void verify_fixed(const OpContext& ctx, const char* name, int64_t required) {
   const int64_t value = ctx.attrs.i(name);
-  verify(value == required, name, " = ", value, " is not supported (only ", required, ")");
+  verify_rule(value == required, concat(name, "_not_", required), name, " = ", value,
+              " is not supported (only ", required, ")");
 }
 
 std::vector<Tensor> non_max_suppression(const OpContext& ctx) {
   const Tensor& x = ctx.inputs[0];
   const Tensor& valid_count = ctx.inputs[1];
-  verify(x.ndim() == 3, "X must be 3-D (B, N, 6), got ", shape_str(x.shape()));
-  verify(x.dim(2) == kNmsRowLength, "X's last dim must be 6, got ", x.dim(2));
-  verify(valid_count.ndim() == 1 && valid_count.dim(0) == x.dim(0),
-         "valid_count must have shape (", x.dim(0), ",), got ", shape_str(valid_count.shape()));
-  verify(x.precision() <= kMaxNmsPrecision, "X's precision ", x.precision(), " is above 30");
+  verify_rule(x.ndim() == 3, "x_not_3d", "X must be 3-D (B, N, 6), got ", shape_str(x.shape()));
+  verify_rule(x.dim(2) == kNmsRowLength, "x_last_dim_not_6", "X's last dim must be 6, got ",
+              x.dim(2));
+  verify_rule(valid_count.ndim() == 1, "valid_count_not_1d", "valid_count must have shape (",
+              x.dim(0), ",), got ", shape_str(valid_count.shape()));
+  verify_rule(valid_count.dim(0) == x.dim(0), "valid_count_length_mismatch",
+              "valid_count must have shape (", x.dim(0), ",), got ",
+              shape_str(valid_count.shape()));
+  verify_rule(x.precision() <= kMaxNmsPrecision, "x_precision_above_30", "X's precision ",
+              x.precision(), " is above 30");
   const int64_t iou_threshold = ctx.attrs.i("iou_threshold");
-  verify(iou_threshold > 0, "iou_threshold ", iou_threshold, " must be > 0");
+  verify_rule(iou_threshold > 0, "iou_threshold_not_positive", "iou_threshold ", iou_threshold,
+              " must be > 0");
   verify_fixed(ctx, "coord_start", 2);
   verify_fixed(ctx, "score_index", 1);
   verify_fixed(ctx, "id_index", 0);
-  verify(!ctx.attrs.b("return_indices"), "return_indices = true is not supported");
-  verify(ctx.attrs.b("invalid_to_bottom"), "invalid_to_bottom = false is not supported");
+  verify_rule(!ctx.attrs.b("return_indices"), "return_indices_true",
+              "return_indices = true is not supported");
+  verify_rule(ctx.attrs.b("invalid_to_bottom"), "invalid_to_bottom_false",
+              "invalid_to_bottom = false is not supported");
   const int64_t max_output_size = ctx.attrs.i("max_output_size");
   const int64_t top_k = ctx.attrs.i("top_k");
   const bool force_suppress = ctx.attrs.b("force_suppress");

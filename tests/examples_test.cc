@@ -1,6 +1,7 @@
 // Every hand-written example of every operator record, on every backend that implements it:
 // worked examples must give exactly the listed outputs (values, shapes, precisions), and each
-// rule-breaking example must give a logic_error.
+// rule-breaking example must give a logic_error, naming the reference's rule id where the
+// backend names one.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -52,6 +53,15 @@ TEST_P(ExampleTest, GivesTheListedOutcome) {
   const Outcome outcome = testing::call(p.op, p.example.attrs_json, p.example.inputs, p.backend);
   ASSERT_EQ(outcome.kind, p.example.outcome)
       << p.op << " " << p.example.attrs_json << " gave " << testing::describe(outcome);
+  if (outcome.kind == OutcomeKind::kLogicError && p.backend != "reference") {
+    // A negative example breaks exactly one rule: a backend that names a rule names the
+    // reference's (docs/contract.md, "Rule ids").
+    const Outcome reference = testing::call(p.op, p.example.attrs_json, p.example.inputs);
+    if (!outcome.rule.empty()) {
+      EXPECT_EQ(outcome.rule, reference.rule) << p.op << " " << p.example.attrs_json << ": "
+                                              << outcome.message;
+    }
+  }
   ASSERT_EQ(outcome.outputs.size(), p.example.outputs.size());
   for (size_t k = 0; k < outcome.outputs.size(); ++k) {
     const Tensor& got = outcome.outputs[k];

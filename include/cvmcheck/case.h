@@ -2,8 +2,10 @@
 //   {"op": "sum", "attrs": {"axis": "(1,)"},
 //    "inputs": [{"file": "input_0.npy", "precision": 8}],
 //    "expect": {"outcome": "ok", "outputs": [{"file": "output_0.npy", "precision": 10}]}}
-// "expect" is optional; it may instead be {"outcome": "logic_error"} or {"outcome": "runtime_error"}.
-// Golden fixtures, crash repros and corpus exports all use it.
+// "expect" is optional; it may instead be {"outcome": "logic_error"} or {"outcome":
+// "runtime_error"}, and a logic_error may name the one rule the case breaks: {"outcome":
+// "logic_error", "rule": "sum.axis_out_of_range"} (docs/contract.md, "Rule ids"). Golden fixtures,
+// crash repros and corpus exports all use it.
 #pragma once
 
 #include <optional>
@@ -33,6 +35,9 @@ struct TensorFile {
 struct CaseExpect {
   OutcomeKind outcome = OutcomeKind::kOk;
   std::vector<TensorFile> outputs;
+  // logic_error only, optional: the id of the one rule the case breaks. A backend that reports a
+  // rule id must report this one; one that reports none is judged by the class.
+  std::string rule;
 };
 
 struct CaseSpec {
@@ -52,7 +57,8 @@ CaseSpec read_case(const std::string& dir);              // CaseFileError
 std::vector<Tensor> load_inputs(const std::string& dir, const CaseSpec& spec);
 
 // Writes a case directory: case.json, input_K.npy and, when `expect` is given, its outputs
-// as output_K.npy. Creates `dir`. RuntimeError if it cannot write.
+// as output_K.npy (and for a logic_error its rule, when not empty). Creates `dir`. RuntimeError
+// if it cannot write.
 void write_case(const std::string& dir, const std::string& op, const nlohmann::json& attrs,
                 const std::vector<Tensor>& inputs, const std::optional<Outcome>& expect,
                 const std::string& note = "");

@@ -1,19 +1,30 @@
 // The two error classes of the contract (docs/contract.md, "Errors").
 //   LogicError:   the model or the input is bad (attributes, shapes, values, operator name).
 //   RuntimeError: the implementation failed (broken invariant, out of memory, device error).
-// Outcomes are compared by class only; messages name the operator and the violated rule.
+// Messages name the operator and the violated rule for people; a LogicError also carries the
+// rule's stable id as data (docs/contract.md, "Rule ids"), which the diff compares where the call
+// is known to break exactly one rule.
 #pragma once
 
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace cvm {
 
 class LogicError : public std::logic_error {
  public:
-  explicit LogicError(const std::string& what) : std::logic_error(what) {}
+  // `rule`: the broken rule's id, "global.<name>" or a bare "<name>" that run_op qualifies with
+  // the operator's canonical name ("axis_out_of_range" -> "sum.axis_out_of_range"). Empty when
+  // the thrower names no rule (then only the class is compared).
+  explicit LogicError(const std::string& what, std::string rule = "")
+      : std::logic_error(what), rule_(std::move(rule)) {}
+  const std::string& rule() const { return rule_; }
+
+ private:
+  std::string rule_;
 };
 
 class RuntimeError : public std::runtime_error {
@@ -34,6 +45,12 @@ template <typename... Parts>
   throw LogicError(concat(parts...));
 }
 
+// A LogicError naming the broken rule: fail_rule("axis_out_of_range", "axis ", a, " ...").
+template <typename... Parts>
+[[noreturn]] void fail_rule(std::string_view rule, const Parts&... parts) {
+  throw LogicError(concat(parts...), std::string(rule));
+}
+
 template <typename... Parts>
 [[noreturn]] void fail_runtime(const Parts&... parts) {
   throw RuntimeError(concat(parts...));
@@ -46,6 +63,13 @@ template <typename... Parts>
 template <typename... Parts>
 inline void verify(bool condition, const Parts&... parts) {
   if (!condition) fail_logic(parts...);
+}
+
+// verify with the id of the rule the condition states (see fail_rule).
+// The id is a string_view so that a literal costs nothing while the condition holds.
+template <typename... Parts>
+inline void verify_rule(bool condition, std::string_view rule, const Parts&... parts) {
+  if (!condition) fail_rule(rule, parts...);
 }
 
 template <typename... Parts>

@@ -125,6 +125,9 @@ nlohmann::json parse_attrs_json(const std::string& text);  // LogicError if not 
 struct Outcome {
   OutcomeKind kind = OutcomeKind::kOk;
   std::string message;
+  // For logic_error: the id of the broken rule the backend reported ("sum.axis_out_of_range",
+  // "global.value_range"); empty when it reported none (docs/contract.md, "Rule ids").
+  std::string rule;
   std::vector<Tensor> outputs;
   // Set when an external worker failed the call rather than answering it: "crash" (it died),
   // "hang" (over the call timeout) or "protocol_error" (a malformed reply). The kind is then

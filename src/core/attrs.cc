@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cvmcheck/errors.h"
+#include "cvmcheck/rules.h"
 
 namespace cvm {
 namespace {
@@ -135,20 +136,23 @@ AttrValue parse_value(const AttrSpec& spec, const std::string& text) {
 }  // namespace
 
 Attrs parse_attrs(const std::vector<AttrSpec>& schema, const nlohmann::json& json) {
-  verify(json.is_null() || json.is_object(), "attributes must be a JSON object");
+  verify_rule(json.is_null() || json.is_object(), rules::kAttrsNotObject,
+              "attributes must be a JSON object");
   if (json.is_object()) {
     for (const auto& [key, value] : json.items()) {
       bool known = false;
       for (const AttrSpec& spec : schema) known = known || spec.name == key;
-      verify(known, "unknown attribute '", key, "'");
-      verify(value.is_string(), "attribute '", key, "' must be a string, as in CVM graph files");
+      verify_rule(known, rules::kAttrUnknown, "unknown attribute '", key, "'");
+      verify_rule(value.is_string(), rules::kAttrNotString, "attribute '", key,
+                  "' must be a string, as in CVM graph files");
     }
   }
   Attrs attrs;
   for (const AttrSpec& spec : schema) {
     const bool given = json.is_object() && json.contains(spec.name);
     if (!given) {
-      verify(spec.default_text.has_value(), "missing required attribute '", spec.name, "'");
+      verify_rule(spec.default_text.has_value(), rules::kAttrMissing,
+                  "missing required attribute '", spec.name, "'");
       attrs.set(spec.name, parse_value(spec, *spec.default_text), false);
       continue;
     }
@@ -156,7 +160,8 @@ Attrs parse_attrs(const std::vector<AttrSpec>& schema, const nlohmann::json& jso
     try {
       attrs.set(spec.name, parse_value(spec, text), true);
     } catch (const LogicError& e) {
-      fail_logic("attribute '", spec.name, "' (", attr_kind_name(spec.kind), "): ", e.what());
+      fail_rule(rules::kAttrMalformed, "attribute '", spec.name, "' (", attr_kind_name(spec.kind),
+                "): ", e.what());
     }
   }
   return attrs;

@@ -84,6 +84,20 @@ CaseSpec parse_case_json(const nlohmann::json& json) {
     } else if (e.contains("outputs")) {
       bad_case("expect.outputs is only allowed with outcome ok");
     }
+    for (const auto& [key, value] : e.items()) {
+      if (key != "outcome" && key != "outputs" && key != "rule") {
+        bad_case("unknown key 'expect." + key + "'");
+      }
+    }
+    if (e.contains("rule")) {
+      if (expect.outcome != OutcomeKind::kLogicError) {
+        bad_case("expect.rule is only allowed with outcome logic_error");
+      }
+      if (!e["rule"].is_string() || e["rule"].get<std::string>().empty()) {
+        bad_case("expect.rule must be a non-empty string");
+      }
+      expect.rule = e["rule"].get<std::string>();
+    }
     spec.expect = expect;
   }
   return spec;
@@ -103,6 +117,7 @@ nlohmann::json case_json(const CaseSpec& spec) {
         json["expect"]["outputs"].push_back(tensor_file_json(t));
       }
     }
+    if (!spec.expect->rule.empty()) json["expect"]["rule"] = spec.expect->rule;
   }
   if (!spec.note.empty()) json["note"] = spec.note;
   return json;
@@ -131,7 +146,7 @@ std::vector<Tensor> load_inputs(const std::string& dir, const CaseSpec& spec) {
       // A damaged file is the case's fault, not a result of the backend under test.
       throw CaseFileError(concat("input ", k, " (", spec.inputs[k].file, "): ", e.what()));
     } catch (const LogicError& e) {
-      fail_logic("input ", k, " (", spec.inputs[k].file, "): ", e.what());
+      throw LogicError(concat("input ", k, " (", spec.inputs[k].file, "): ", e.what()), e.rule());
     }
   }
   return inputs;
@@ -155,6 +170,7 @@ void write_case(const std::string& dir, const std::string& op, const nlohmann::j
   if (expect) {
     CaseExpect e;
     e.outcome = expect->kind;
+    if (expect->kind == OutcomeKind::kLogicError) e.rule = expect->rule;
     for (size_t k = 0; expect->kind == OutcomeKind::kOk && k < expect->outputs.size(); ++k) {
       const std::string file = "output_" + std::to_string(k) + ".npy";
       write_npy((fs::path(dir) / file).string(), expect->outputs[k]);
@@ -177,10 +193,12 @@ CaseResult run_case(const Registry& registry, const std::string& dir, const std:
     // A malformed or out-of-limits .npy input is a bad input like any other.
     result.outcome.kind = OutcomeKind::kLogicError;
     result.outcome.message = e.what();
+    result.outcome.rule = e.rule();
   }
   if (spec.expect) {
     Outcome expected;
     expected.kind = spec.expect->outcome;
+    expected.rule = spec.expect->rule;
     for (const TensorFile& t : spec.expect->outputs) {
       try {
         expected.outputs.push_back(load_tensor(dir, t));

@@ -34,6 +34,11 @@ std::optional<Difference> compare_outcomes(const Outcome& actual, const Outcome&
                              outcome_name(expected.kind)),
                       -1, -1, "class"};
   }
+  if (actual.kind == OutcomeKind::kLogicError && !expected.rule.empty() && !actual.rule.empty() &&
+      actual.rule != expected.rule) {
+    return Difference{concat("rule: ", a, " ", actual.rule, " vs ", e, " ", expected.rule), -1, -1,
+                      "rule"};
+  }
   if (actual.kind != OutcomeKind::kOk) return std::nullopt;
   if (actual.outputs.size() != expected.outputs.size()) {
     return Difference{concat("output count: ", a, " ", actual.outputs.size(), " vs ", e, " ",

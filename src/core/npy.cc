@@ -202,7 +202,7 @@ Tensor read_npy(const std::string& path, int precision) {
   } catch (const NpyFormatError& e) {
     throw NpyFormatError(concat(path, ": ", e.what()));
   } catch (const LogicError& e) {
-    fail_logic(path, ": ", e.what());
+    throw LogicError(concat(path, ": ", e.what()), e.rule());
   }
 }
 

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cvmcheck/errors.h"
+#include "cvmcheck/rules.h"
 #include "cvmcheck/tensor_cap.h"
 
 namespace cvm {
@@ -37,7 +38,7 @@ const OpInfo* Registry::find_op(const std::string& name) const {
 
 const OpInfo& Registry::op(const std::string& name) const {
   const OpInfo* found = find_op(name);
-  verify(found != nullptr, "unknown operator '", name, "'");
+  verify_rule(found != nullptr, rules::kUnknownOperator, "unknown operator '", name, "'");
   return *found;
 }
 
@@ -68,13 +69,13 @@ std::vector<Tensor> dispatch(const Registry& registry, const std::string& backen
   }
   const Attrs attrs = parse_attrs(op.attrs, attrs_json);
   const auto count = static_cast<int64_t>(inputs.size());
-  verify(count >= op.min_inputs &&
-             (op.max_inputs == OpInfo::kUnbounded || count <= op.max_inputs),
-         "takes ", op.min_inputs,
-         op.max_inputs == op.min_inputs ? std::string()
-         : op.max_inputs == OpInfo::kUnbounded ? std::string(" or more")
-                                               : concat(" to ", op.max_inputs),
-         " inputs, got ", count);
+  verify_rule(
+      count >= op.min_inputs && (op.max_inputs == OpInfo::kUnbounded || count <= op.max_inputs),
+      rules::kInputCount, "takes ", op.min_inputs,
+      op.max_inputs == op.min_inputs        ? std::string()
+      : op.max_inputs == OpInfo::kUnbounded ? std::string(" or more")
+                                            : concat(" to ", op.max_inputs),
+      " inputs, got ", count);
   return kernel->second(OpContext{op, attrs, inputs});
 }
 
@@ -90,12 +91,13 @@ std::vector<Tensor> run_op(const Registry& registry, const std::string& backend,
     return std::move(outcome.outputs);
   }
   const OpInfo* op = registry.find_op(op_name);
-  verify(op != nullptr, "unknown operator '", op_name, "'");
+  verify_rule(op != nullptr, rules::kUnknownOperator, "unknown operator '", op_name, "'");
   const std::string prefix = op->name + ": ";
   try {
     return dispatch(registry, backend, *op, attrs, inputs);
   } catch (const LogicError& e) {
-    throw LogicError(prefix + e.what());
+    // The rule stays data: a kernel's bare rule name is qualified with the operator's name.
+    throw LogicError(prefix + e.what(), rules::qualify(op->name, e.rule()));
   } catch (const RuntimeError& e) {
     throw RuntimeError(prefix + e.what());
   } catch (const TensorCapExceeded&) {
@@ -138,6 +140,7 @@ Outcome run_op_outcome(const Registry& registry, const std::string& backend,
   } catch (const LogicError& e) {
     outcome.kind = OutcomeKind::kLogicError;
     outcome.message = e.what();
+    outcome.rule = e.rule();
   } catch (const RuntimeError& e) {
     outcome.kind = OutcomeKind::kRuntimeError;
     outcome.message = e.what();
@@ -156,7 +159,8 @@ Tensor to_tensor(const ExampleTensor& example) {
 nlohmann::json parse_attrs_json(const std::string& text) {
   if (text.empty()) return nlohmann::json::object();
   nlohmann::json parsed = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  verify(!parsed.is_discarded(), "attributes are not valid JSON: ", text);
+  verify_rule(!parsed.is_discarded(), rules::kAttrsNotObject,
+              "attributes are not valid JSON: ", text);
   return parsed;
 }
 

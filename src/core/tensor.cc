@@ -6,6 +6,7 @@
 
 #include "cvmcheck/errors.h"
 #include "cvmcheck/precision.h"
+#include "cvmcheck/rules.h"
 #include "cvmcheck/tensor_cap.h"
 #include "cvmcheck/tensor_poison.h"
 
@@ -14,14 +15,15 @@ namespace cvm {
 const char* dtype_name(DType dtype) { return dtype == DType::kInt8 ? "int8" : "int32"; }
 
 void validate_shape(const Shape& shape, const std::string& what) {
-  verify(!shape.empty() && shape.size() <= static_cast<size_t>(kMaxNdim), what, " has ",
-         shape.size(), " dims; the limit is 1..", kMaxNdim);
+  verify_rule(!shape.empty() && shape.size() <= static_cast<size_t>(kMaxNdim), rules::kTensorLimits,
+              what, " has ", shape.size(), " dims; the limit is 1..", kMaxNdim);
   int64_t count = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
-    verify(shape[i] >= 1 && shape[i] <= kMaxDim, what, " dim ", i, " is ", shape[i],
-           "; each dim must be in [1, 2^24]");
+    verify_rule(shape[i] >= 1 && shape[i] <= kMaxDim, rules::kTensorLimits, what, " dim ", i,
+                " is ", shape[i], "; each dim must be in [1, 2^24]");
     count *= shape[i];  // stays below 2^30 * 2^24 before the check below fires
-    verify(count <= kMaxElements, what, " ", shape_str(shape), " has more than 2^30 elements");
+    verify_rule(count <= kMaxElements, rules::kTensorLimits, what, " ", shape_str(shape),
+                " has more than 2^30 elements");
   }
 }
 

@@ -35,8 +35,12 @@ nlohmann::json op_json(const Registry& r, const OpInfo& op) {
   int ok = 0, bad = 0;
   for (const Example& e : op.examples) (e.outcome == OutcomeKind::kOk ? ok : bad) += 1;
   nlohmann::json rules = nlohmann::json::array();
+  nlohmann::json rule_ids = nlohmann::json::object();  // generator rule name -> rule id
   if (const OpGenerators* gens = generators_for(op)) {
-    for (const InvalidGenerator& g : gens->invalid) rules.push_back(g.rule);
+    for (const InvalidGenerator& g : gens->invalid) {
+      rules.push_back(g.rule);
+      rule_ids[g.rule] = gen::rule_id(op.name, g.rule);
+    }
   }
   nlohmann::json backends = nlohmann::json::array();
   for (const Backend& b : r.backends()) {
@@ -50,6 +54,7 @@ nlohmann::json op_json(const Registry& r, const OpInfo& op) {
           {"attrs", std::move(attrs)},
           {"examples", {{"ok", ok}, {"logic_error", bad}}},
           {"rules", std::move(rules)},
+          {"rule_ids", std::move(rule_ids)},
           {"backends", std::move(backends)}};
 }
 

@@ -35,6 +35,7 @@ Action add_run_command(CLI::App& app) {
     nlohmann::json report;
     report["outcome"] = outcome_name(result.outcome.kind);
     report["message"] = result.outcome.message;
+    if (!result.outcome.rule.empty()) report["rule"] = result.outcome.rule;
     report["outputs"] = nlohmann::json::array();
     for (const Tensor& y : result.outcome.outputs) {
       report["outputs"].push_back({{"shape", y.shape()}, {"precision", y.precision()}});

@@ -27,7 +27,8 @@ def on_changed_lines(repo, files):
     if not added:
         return [], []
     equivalent = equivalents.load(os.path.join(_MUTATE, "equivalent.txt"))
-    found = [m for m in catalogue.catalogue(repo, operators.attribute, sorted(added))
+    found = [m for m in catalogue.catalogue(repo, operators.attribute, sorted(added),
+                                             operators.RULE_NAMES)
              if m.line in added[m.path]]
     return ([m for m in found if m.id not in equivalent],
             [m for m in found if m.id in equivalent])

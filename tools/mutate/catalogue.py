@@ -17,7 +17,11 @@ import os
 import re
 
 KINDS = ("relop", "off_by_one", "swap_index", "drop_clamp", "narrow_int32", "rounding",
-         "drop_bias", "error_class")
+         "drop_bias", "error_class", "wrong_rule")
+
+# infer/ holds the validity rules of the production path (optimized and cuda-host run them):
+# only its rule ids are mutated (wrong_rule); its other code is not a kernel.
+RULE_FILES = ("infer/",)
 
 
 @dataclasses.dataclass
@@ -41,9 +45,11 @@ class Mutant:
 
 
 def kernel_files(repo):
-    """optimized/*.cc and *.h, and cuda/*.cu and *.h once that directory exists."""
+    """optimized/*.cc and *.h, cuda/*.cu and *.h once that directory exists, and infer/*.cc
+    (for wrong_rule only)."""
     found = []
-    for pattern in ("optimized/*.cc", "optimized/*.h", "cuda/*.cu", "cuda/*.cuh", "cuda/*.h"):
+    for pattern in ("optimized/*.cc", "optimized/*.h", "cuda/*.cu", "cuda/*.cuh", "cuda/*.h",
+                    "infer/*.cc"):
         found += glob.glob(os.path.join(repo, pattern))
     return sorted(os.path.relpath(p, repo) for p in found)
 
@@ -287,6 +293,39 @@ def rule_error_class(code):
         yield m.start(), m.end(), _ERR[m.group(1)]
 
 
+_LITERAL_STRING = re.compile(r'"([a-z0-9_]+)"')
+_GLOBAL_RULE = re.compile(r"\brules::k\w+\b")
+
+
+def make_rule_wrong_rule(rule_names_in_file, globals_in_file):
+    """The right class for the wrong rule: a rule id raised by infer/ (a bare rule name literal
+    or a rules::k... constant) replaced by the next other one the file raises, as when two
+    checks' ids are swapped or a check is folded into another. The rule reads the literals from
+    the original line (code_part blanks them), so it takes both."""
+    names = sorted(rule_names_in_file)
+    constants = sorted(globals_in_file)
+
+    def next_other(sorted_ids, current):
+        others = [i for i in sorted_ids if i != current]
+        if not others:
+            return None
+        later = [i for i in others if i > current]
+        return (later or others)[0]
+
+    def rule(code, line):
+        for m in _LITERAL_STRING.finditer(line):
+            if code[m.start()] != '"' or m.group(1) not in rule_names_in_file:
+                continue  # inside a comment, or a message
+            other = next_other(names, m.group(1))
+            if other:
+                yield m.start(), m.end(), f'"{other}"'
+        for m in _GLOBAL_RULE.finditer(code):
+            other = next_other(constants, m.group())
+            if other:
+                yield m.start(), m.end(), other
+    return rule
+
+
 def _rules(names_in_file):
     return {
         "relop": rule_relop,
@@ -305,21 +344,32 @@ def _skippable(code):
     return not s or s.startswith(("#include", "#pragma", "//", "using ", "namespace", "static_assert"))
 
 
-def mutants_of_file(repo, path, attribute):
-    """Every mutant of one file; `attribute(path, lines, index)` gives (function, ops)."""
+def mutants_of_file(repo, path, attribute, rule_names=()):
+    """Every mutant of one file; `attribute(path, lines, index)` gives (function, ops);
+    `rule_names`: the operators' bare rule names (`cvmcheck ops --json`'s rule_ids keys whose id
+    is not global), which wrong_rule swaps."""
     with open(os.path.join(repo, path)) as f:
-        lines = f.read().split("\n")
-    names = set(_IDENT.findall("\n".join(code_part(l) for l in lines)))
+        text = f.read()
+    lines = text.split("\n")
+    code_lines = [code_part(l) for l in lines]
+    names = set(_IDENT.findall("\n".join(code_lines)))
     rules = _rules(names)
+    in_file = {n for n in _LITERAL_STRING.findall(text) if n in set(rule_names)}
+    globals_in_file = set(_GLOBAL_RULE.findall("\n".join(code_lines)))
+    rules["wrong_rule"] = make_rule_wrong_rule(in_file, globals_in_file)
+    rule_file = path.startswith(RULE_FILES)
     result = []
     for index, line in enumerate(lines):
-        code = code_part(line)
+        code = code_lines[index]
         if _skippable(code):
             continue
         for kind in KINDS:
+            if rule_file != (kind == "wrong_rule"):
+                continue  # infer/: rule ids only; the kernels raise none
             seen = set()
             ordinal = 0
-            for start, end, repl in rules[kind](code):
+            edits = rules[kind](code, line) if kind == "wrong_rule" else rules[kind](code)
+            for start, end, repl in edits:
                 mutated = line[:start] + repl + line[end:]
                 if mutated == line or mutated in seen:
                     continue
@@ -331,12 +381,12 @@ def mutants_of_file(repo, path, attribute):
     return result
 
 
-def catalogue(repo, attribute, files=None):
+def catalogue(repo, attribute, files=None, rule_names=()):
     """Every mutant of the given kernel files (default: all of them)."""
     files = files or kernel_files(repo)
     out = []
     for path in files:
-        out += mutants_of_file(repo, path, attribute)
+        out += mutants_of_file(repo, path, attribute, rule_names)
     return out
 
 

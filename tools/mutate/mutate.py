@@ -85,8 +85,8 @@ def sample(mutants, n):
 
 
 def select(args, equivalent):
-    everything = catalogue.catalogue(REPO, operators.attribute, args.files)
-    known = {m.id for m in catalogue.catalogue(REPO, operators.attribute)}
+    everything = catalogue.catalogue(REPO, operators.attribute, args.files, operators.RULE_NAMES)
+    known = {m.id for m in catalogue.catalogue(REPO, operators.attribute, None, operators.RULE_NAMES)}
     for ident in equivalent:
         if ident not in known:
             print(f"warning: equivalent.txt names {ident}, which is no longer a mutant", file=sys.stderr)
@@ -98,7 +98,7 @@ def select(args, equivalent):
         with open(args.ids_file) as f:
             ids += [l.split()[0] for l in f if l.strip() and not l.startswith("#")]
     if ids:
-        by_id = {m.id: m for m in catalogue.catalogue(REPO, operators.attribute)}
+        by_id = {m.id: m for m in catalogue.catalogue(REPO, operators.attribute, None, operators.RULE_NAMES)}
         missing = [i for i in ids if i not in by_id]
         if missing:
             sys.exit(f"unknown mutant ids: {' '.join(missing)}")

@@ -15,23 +15,28 @@ import subprocess
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def _load_families():
-    """Family -> operators, from the operator list as the built binary reports it
-    (`cvmcheck ops --json`); CVMCHECK_BINARY overrides the path of the binary."""
+def _load_listing():
+    """The operator list as the built binary reports it (`cvmcheck ops --json`);
+    CVMCHECK_BINARY overrides the path of the binary."""
     binary = os.environ.get("CVMCHECK_BINARY") or os.path.join(_REPO, "build", "bin", "cvmcheck")
     if not os.path.exists(binary):
         raise SystemExit(f"tools/mutate: {binary} not found; build the release preset first "
                          "(bash ci/build.sh release): the operator list comes from "
                          "`cvmcheck ops --json`")
-    listing = json.loads(subprocess.run([binary, "ops", "--json"], check=True,
-                                        capture_output=True).stdout)
-    families = {family: [] for family in listing["families"]}
-    for op in listing["operators"]:
-        families[op["family"]].append(op["name"])
-    return families
+    return json.loads(subprocess.run([binary, "ops", "--json"], check=True,
+                                     capture_output=True).stdout)
 
 
-FAMILIES = _load_families()
+_LISTING = _load_listing()
+FAMILIES = {family: [] for family in _LISTING["families"]}
+for _op in _LISTING["operators"]:
+    FAMILIES[_op["family"]].append(_op["name"])
+# The operators' own rule names (their ids are "<op>.<name>"), which wrong_rule mutants swap.
+# The gate's list derived from the header (tools/gate/oplist.py) has none: its mutants of infer/
+# then swap only the global ids.
+RULE_NAMES = sorted({name for _op in _LISTING["operators"]
+                     for name, rule_id in _op.get("rule_ids", {}).items()
+                     if not rule_id.startswith("global.")})
 
 _UNARY = ["abs", "negative", "cvm_precision", "clip", "cvm_clip", "cvm_right_shift",
           "cvm_left_shift"]
@@ -86,6 +91,10 @@ TABLE = {
     "gather_device": {"take_element": ["take", "cvm_lut"], "*": ["*"]},
 }
 
+# infer/ (wrong_rule mutants): functions serving another family than their file's name says;
+# everything else falls back to TABLE (by file name) like the kernels.
+INFER_TABLE = {"elementwise": {"infer_broadcast": FAMILIES["broadcast"]}}
+
 _DEF = re.compile(r"^(?:template\s*<.*>\s*)?(?:[\w:<>,*&\s]+?\s)?[*&]?(\w+)\s*\((?:[^;]*$|.*\{)")
 _ADD = re.compile(r'backend\.add\("(\w+)"')
 _NOT_DEF = ("if", "for", "while", "switch", "return", "case", "else", "do", "namespace",
@@ -124,6 +133,9 @@ def attribute(path, lines, index):
         added = _ADD.search(lines[index - 1])  # the body of a lambda registered just above
     if added:
         return function, [added.group(1)]
+    infer_ops = INFER_TABLE.get(_file_key(path), {}).get(function)
+    if path.startswith("infer/") and infer_ops:
+        return function, infer_ops
     table = TABLE.get(_file_key(path))
     if table is None:
         # cuda/ and files not in the table: a function named after an operator, else all.

@@ -30,7 +30,9 @@ executes those `__host__ __device__` element functions on the CPU; a mutant of t
 (`cuda/device_runner.cu`: launches, copies) needs a GPU and is reported `no-device` without one.
 Kinds: relational flips, off-by-one in loop bounds and clamps, swapped indices/strides, dropped
 clamps, int32 narrowing of int64 intermediates, wrong rounding constants, dropped bias, swapped
-error classes. Equivalent mutants are listed with a reason in `tools/mutate/equivalent.txt`. CI
+error classes, and wrong rule ids (`wrong_rule`: a rule id that `infer/`, the validity checks
+the optimized and CUDA backends share, raises is swapped for another of the same file; the only
+kind applied to `infer/`). Equivalent mutants are listed with a reason in `tools/mutate/equivalent.txt`. CI
 runs a fixed sample (`ci/mutation-sample.sh`); `ci/mutation-nightly.sh --jobs N` runs the
 catalogue in N shards and rewrites this page.
 """

@@ -61,6 +61,30 @@ class Rules(unittest.TestCase):
         self.assertEqual(edits(catalogue.rule_error_class, '  fail_logic("bad");'), ['  fail_runtime("bad");'])
         self.assertEqual(edits(catalogue.rule_error_class, "  throw RuntimeError(m);"), ["  throw LogicError(m);"])
 
+    def test_wrong_rule_swaps_a_rule_id_for_another_of_the_file(self):
+        rule = catalogue.make_rule_wrong_rule({"axis_duplicate", "axis_out_of_range"},
+                                              {"rules::kValueRange", "rules::kInputCount"})
+        line = '  if (seen) fail_rule("axis_duplicate", "axis_duplicate ", a, " twice");'
+        code = catalogue.code_part(line)
+        got = [line[:s] + r + line[e:] for s, e, r in rule(code, line)]
+        self.assertEqual(got, ['  if (seen) fail_rule("axis_out_of_range", "axis_duplicate ", a, '
+                               '" twice");'])
+        line = "  fail_rule(rules::kValueRange, m);  // \"axis_duplicate\""
+        code = catalogue.code_part(line)
+        self.assertEqual([line[:s] + r + line[e:] for s, e, r in rule(code, line)],
+                         ["  fail_rule(rules::kInputCount, m);  // \"axis_duplicate\""])
+
+    def test_wrong_rule_is_the_only_kind_of_infer(self):
+        with tempfile.TemporaryDirectory() as repo:
+            os.makedirs(os.path.join(repo, "infer"))
+            with open(os.path.join(repo, "infer", "reduce.cc"), "w") as f:
+                f.write('void f(int a) {\n  if (a < 0) fail_rule("axis_duplicate", "x");\n'
+                        '  if (a > 9) fail_rule("axis_out_of_range", "y");\n}\n')
+            found = catalogue.catalogue(repo, operators.attribute,
+                                        rule_names=["axis_duplicate", "axis_out_of_range"])
+            self.assertEqual([m.id for m in found], ["infer/reduce.cc:2:wrong_rule:0",
+                                                     "infer/reduce.cc:3:wrong_rule:0"])
+
 
 class Catalogue(unittest.TestCase):
     def test_ids_are_stable_and_apply_restores_the_bytes(self):
