@@ -158,7 +158,7 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
       for (const BackendRun& run : verdict.diff.runs) {
         if (run.skipped) continue;
         const ExpectationEntry* e =
-            options.expected.match(run.backend, op.name, case_name, call.rule);
+            options.expected.match(run.backend, op.name, case_name, call.rule_id);
         if (e == nullptr) {
           all_known = all_known && !run.difference;
           continue;

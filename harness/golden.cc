@@ -211,8 +211,9 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
       try {
         const CaseResult run = run_case(registry, case_dir.string(), backend);
         const bool matches = run.matches.value_or(false);
-        const ExpectationEntry* known =
-            expected.match(backend, c.op, c.name, entry.value("rule", std::string()));
+        const CaseSpec spec = read_case(case_dir.string());
+        const ExpectationEntry* known = expected.match(
+            backend, c.op, c.name, spec.expect ? spec.expect->rule : std::string());
         c.status = matches ? (known ? "xpass" : "pass") : (known ? "xfail" : "fail");
         if (known) {
           c.expectation = known->source + ": " + known->reason;

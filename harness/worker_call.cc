@@ -51,7 +51,7 @@ wp::Reply reply_from_outcome(const Outcome& outcome) {
       return wp::Reply::ok(std::move(outputs));
     }
     case OutcomeKind::kLogicError:
-      return wp::Reply::error(wp::Outcome::kLogicError, outcome.message);
+      return wp::Reply::error(wp::Outcome::kLogicError, outcome.message, outcome.rule);
     case OutcomeKind::kRuntimeError:
       break;
   }
@@ -75,6 +75,7 @@ Outcome outcome_from_reply(const wp::Reply& reply) {
       break;
   }
   out.message = reply.message;
+  if (out.kind == OutcomeKind::kLogicError) out.rule = reply.rule;
   return out;
 }
 
@@ -101,7 +102,7 @@ wp::Reply serve_call(const Registry& registry, const std::string& backend, const
     return reply_from_outcome(run_op_outcome(registry, backend, call.op, attrs, inputs));
   } catch (const LogicError& e) {
     // Before the dispatcher, which prefixes its messages with the operator's name.
-    return wp::Reply::error(wp::Outcome::kLogicError, call.op + ": " + e.what());
+    return wp::Reply::error(wp::Outcome::kLogicError, call.op + ": " + e.what(), e.rule());
   } catch (const std::exception& e) {
     return wp::Reply::error(wp::Outcome::kRuntimeError, call.op + ": " + e.what());
   } catch (...) {

@@ -321,6 +321,8 @@ Outcome WorkerClient::call(const std::string& op, const nlohmann::json& attrs,
     stop(/*polite=*/false);  // the stream is out of step: start afresh
     return failure("protocol_error", e.what());
   }
+  // A rule id counts only from a worker that said in its handshake that it reports them.
+  if ((hello_.flags & wire::kFlagReportsRules) == 0) reply.rule.clear();
   try {
     return outcome_from_reply(reply);
   } catch (const std::exception& e) {

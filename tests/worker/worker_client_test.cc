@@ -72,6 +72,7 @@ TEST(WorkerClient, ServedOptimizedAgreesWithInProcessOnEveryExample) {
       const Outcome in_process = run_op_outcome(registry(), "optimized", op.name, attrs, inputs);
       const Outcome served = client.call(op.name, attrs, inputs);
       EXPECT_EQ(served.failure, "") << op.name << "/" << ex.name << ": " << served.message;
+      EXPECT_EQ(served.rule, in_process.rule) << op.name << "/" << ex.name;  // ids pass through
       const auto diff = compare_outcomes(served, in_process, "worker", "in process");
       EXPECT_FALSE(diff) << op.name << "/" << ex.name << ": " << diff->what;
       ++compared;

@@ -75,7 +75,7 @@ TEST(WorkerCommand, ServesEveryExampleOfEveryOperatorAsTheReferenceDoesInProcess
   const wp::Hello hello = worker.handshake();
   EXPECT_EQ(hello.version, wp::kProtocolVersion);
   EXPECT_EQ(hello.name, "reference");
-  EXPECT_EQ(hello.flags, 0u);
+  EXPECT_EQ(hello.flags, cvmcheck_worker::kFlagReportsRules);  // built-in backends report rule ids
   EXPECT_EQ(hello.ops, served_op_names(registry(), "reference"));
   EXPECT_GT(expect_examples_agree(worker, hello.ops), 100);
 

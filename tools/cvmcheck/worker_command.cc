@@ -42,7 +42,7 @@ Action add_worker_command(CLI::App& app) {
     return cvmcheck_worker::serve(
         name, served_op_names(registry(), name),
         [&name](const cvmcheck_worker::Call& call) { return serve_call(registry(), name, call); },
-        /*flags=*/0, /*in_fd=*/0, protocol_fd);
+        cvmcheck_worker::kFlagReportsRules, /*in_fd=*/0, protocol_fd);
   };
 }
 
