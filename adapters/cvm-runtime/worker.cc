@@ -168,8 +168,19 @@ Inferred infer_outputs(const w::Call& call, const std::string& attr_text) {
     if (attrs.op->attr_parser) attrs.op->attr_parser(&attrs);
     r.num_outputs = attrs.op->get_num_outputs ? attrs.op->get_num_outputs(attrs)
                                               : attrs.op->num_outputs;
+    // Inference runs only where the runtime's load would reach its own inference: the checks
+    // that come first in PrepareGraphWithVersion (attributes of an operator without a parser,
+    // the input count, every shape within the limits, every precision -1 or in [1, 32]) fail
+    // there with the runtime's own error, and an inference function may not survive inputs
+    // that they exclude (e.g. StridedSliceInferShape reads input 0 of an empty list).
+    if (!attrs.op->attr_parser && !attrs.dict.empty()) return r;
+    uint32_t want = attrs.op->get_num_inputs ? attrs.op->get_num_inputs(attrs)
+                                             : attrs.op->num_inputs;
+    if (want == cvm::kVarg) want = static_cast<uint32_t>(call.inputs.size());
+    if (want != call.inputs.size()) return r;
     for (const w::Tensor& t : call.inputs) {
       if (!within_graph_limits(t.shape)) return r;
+      if (t.precision != -1 && (t.precision < 1 || t.precision > 32)) return r;
     }
     static auto& finfer = cvm::Op::GetAttr<cvm::FInferShape>("FInferShape");
     auto f = finfer.get(attrs.op, nullptr);
@@ -347,8 +358,17 @@ w::Reply run_call(const w::Call& call) {
   return w::Reply::ok(std::move(outputs));
 }
 
-std::string first_lines(const std::string& s, size_t max_chars = 2000) {
-  std::string out = s.substr(0, std::min(s.size(), max_chars));
+// The original's message without its stack trace (LOG(FATAL) puts a backtrace between the
+// file:line header and the text), on one line, at most 1000 characters.
+std::string brief(const std::string& what) {
+  std::istringstream in(what);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    if (line.empty() || line.rfind("Stack trace", 0) == 0 || line.rfind("[bt]", 0) == 0) continue;
+    if (!out.empty()) out += ' ';
+    out += line;
+  }
+  if (out.size() > 1000) out = out.substr(0, 1000) + "...";
   return out;
 }
 
@@ -356,9 +376,9 @@ w::Reply handle(const w::Call& call) {
   try {
     return run_call(call);
   } catch (const std::logic_error& e) {
-    throw w::LogicError(std::string("cvm-runtime: ") + first_lines(e.what()));
+    throw w::LogicError(std::string("cvm-runtime: ") + brief(e.what()));
   } catch (const std::exception& e) {
-    throw std::runtime_error(std::string("cvm-runtime: ") + first_lines(e.what()));
+    throw std::runtime_error(std::string("cvm-runtime: ") + brief(e.what()));
   }
 }
 
