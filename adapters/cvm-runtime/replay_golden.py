@@ -9,7 +9,7 @@ the case counts as `crash` or `hang`.
 
 Usage:
   /usr/bin/python3 adapters/cvm-runtime/replay_golden.py --worker "CMD" [--golden DIR]
-      [--xfail FILE] [--ops a,b] [--cases op/name,...] [--timeout S] [--json OUT]
+      [--xfail FILE] [--ops a,b] [--cases op/name,...] [--case DIR ...] [--timeout S] [--json OUT]
 
 Statuses: pass, xfail (differs, listed in --xfail), xpass (listed, but agrees), fail,
 skipped (operator not in the worker's hello). Exit 1 on any fail or xpass.
@@ -228,13 +228,24 @@ def main():
     ap.add_argument("--xfail")
     ap.add_argument("--ops")
     ap.add_argument("--cases")
+    ap.add_argument("--case", action="append", default=[],
+                    help="replay this case directory (any case in the case format) instead of the suite")
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("--json")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--dump", help="append every byte sent to the worker to this file")
     args = ap.parse_args()
 
-    manifest = json.load(open(os.path.join(args.golden, "MANIFEST.json")))
+    if args.case:
+        # Single case directories (repros): op/name is the directory's own name.
+        entries = []
+        for d in args.case:
+            d = os.path.abspath(d)
+            op = json.load(open(os.path.join(d, "case.json")))["op"]
+            entries.append({"op": op, "name": os.path.basename(d), "dir": d})
+        manifest = {"cases": entries}
+    else:
+        manifest = json.load(open(os.path.join(args.golden, "MANIFEST.json")))
     xfail = read_xfail(args.xfail)
     ops = set(args.ops.split(",")) if args.ops else None
     only = set(args.cases.split(",")) if args.cases else None
