@@ -56,8 +56,9 @@ REASONS = {
     "right-shift-overflow": ("contract", S6 + ": cvm_right_shift with shift_bit 1 on 2^31-1 "
                              "overflows int32 in the original (-2^30); exact 2^30 here"),
     "reshape-minus1-position": ("contract", S6 + ": reshape -1 after a -2/-3/-4 code: the original "
-                                "writes the inferred size at the code's index in the list (product "
-                                "check fails); at its output position here"),
+                                "writes the inferred size at the code's index in the list (a wrong "
+                                "shape, a failed product check, or a write past the end of its "
+                                "shape vector: heap corruption, abort); at its output position here"),
     "reshape-code-below-minus-4": ("contract", S6 + ": reshape code below -4 is silently ignored by "
                                    "the original; logic_error here"),
     "slice-default-end": ("contract", S6 + ": strided_slice's default `end` is (1,) in the original "
@@ -78,6 +79,13 @@ REASONS = {
                                            "overflows in StridedSliceInferShape, the slice size "
                                            "becomes 0 and the graph's own shape check rejects the "
                                            "call; the contract takes one element"),
+    "bug-reshape-split-part-truncated-to-int": ("bug", "bug of the original "
+                                                "'reshape-split-part-truncated-to-int': "
+                                                "ReshapeInferShape reads a -4 split's two parts "
+                                                "as int: a part outside int32 is truncated "
+                                                "(INT64_MIN becomes 0: division by zero, SIGFPE; "
+                                                "2^63-1 becomes -1: inferred), where the contract "
+                                                "rejects the call"),
     "bug-cpu-left-shift-attr-as-string": ("bug", "bug of the original "
                                           "'cpu-left-shift-attr-as-string': the cpu cvm_left_shift "
                                           "kernel converts its attribute handle (args[2]) to "
@@ -87,6 +95,15 @@ REASONS = {
                                         "'cpu-right-shift-large-shift': for shift_bit >= 31 the cpu "
                                         "kernel returns a >> 31 (0 or -1) instead of the rounded "
                                         "quotient that the formal backend and the contract give"),
+    "bug-cpu-right-shift-unclipped": ("bug", "bug of the original 'cpu-right-shift-unclipped': when "
+                                      "precision + shift_bit >= 32 the cpu cvm_right_shift kernel "
+                                      "skips the clip to the output precision (e.g. 65536 where "
+                                      "precision 17 allows 65535)"),
+    "bug-cpu-reduce-kept-unit-dim": ("bug", "bug of the original 'cpu-reduce-kept-unit-dim': the "
+                                     "cpu sum/max drop every size-1 dim of the output shape and then "
+                                     "map the remaining output dims onto the kept input dims, which "
+                                     "still include the size-1 ones: with a kept input dim of size "
+                                     "1 the outputs read the wrong elements"),
     "bug-cpu-nms-early-return": ("bug", "bug of the original 'cpu-nms-early-return': on a batch "
                                  "with valid_count <= 0 the cpu non_max_suppression returns from "
                                  "the whole call, so the later batches' outputs are never written"),
@@ -116,6 +133,40 @@ def parse_tuple(text):
     return [int(t) for t in body.split(",")] if body.strip() else []
 
 
+def minus1_misplaced(codes, ndim):
+    """Whether the original's ReshapeInferShape writes an inferred -1 at a list index that is not
+    its output position (it writes oshape[i] with i the code's index in the list)."""
+    out, src, i = 0, 0, 0
+    while i < len(codes):
+        c = codes[i]
+        if c > 0 or c == 0:
+            out, src = out + 1, src + 1
+        elif c == -1:
+            if i != out:
+                return True
+            out, src = out + 1, src + 1
+        elif c == -2:
+            out, src = out + max(0, ndim - src), max(src, ndim)
+        elif c == -3:
+            out, src = out + 1, src + 2
+        elif c == -4:
+            out, src, i = out + 2, src + 1, i + 2
+        i += 1
+    return False
+
+
+def split_part_outside_int32(codes):
+    """A -4 split whose part does not fit int32: the original reads the parts as int."""
+    i = 0
+    while i < len(codes):
+        if codes[i] == -4:
+            if any(not -(1 << 31) <= p < (1 << 31) for p in codes[i + 1:i + 3]):
+                return True
+            i += 2
+        i += 1
+    return False
+
+
 def classify(res, case, arrays, backend):
     """The rule id explaining a failing result, or None."""
     op = case["op"]
@@ -136,6 +187,17 @@ def classify(res, case, arrays, backend):
             return "bug-cpu-left-shift-attr-as-string"
         if op == "cvm_right_shift" and value_diff and int(attrs.get("shift_bit", "0")) >= 31:
             return "bug-cpu-right-shift-large-shift"
+        if op == "cvm_right_shift" and value_diff and \
+                int(attrs.get("precision", "0")) + int(attrs.get("shift_bit", "0")) >= 32:
+            return "bug-cpu-right-shift-unclipped"
+        if op in ("sum", "max") and value_diff:
+            n = arrays[0].ndim
+            axes = {a + n if a < 0 else a for a in parse_tuple(attrs.get("axis", "()"))}
+            exclude = attrs.get("exclude", "false").strip() in ("true", "True", "1")
+            reduced = set(range(n)) if not axes else (set(range(n)) - axes if exclude else axes)
+            kept = [d for d in range(n) if d not in reduced]
+            if reduced and any(arrays[0].shape[d] == 1 for d in kept):
+                return "bug-cpu-reduce-kept-unit-dim"
         if op == "non_max_suppression" and value_diff:
             vc = arrays[1].reshape(-1)
             if any(v <= 0 for v in vc[:-1]):
@@ -158,7 +220,7 @@ def classify(res, case, arrays, backend):
                 precs[0] + int(attrs.get("shift_bit", "0")) > 32:
             return "shape-check-runtime"
     if op == "conv2d" and want == "logic_error" and got in ("ok", "crash") and \
-            re.search(r"weight|kernel_size_zero", name):
+            re.search(r"weight|kernel_size_zero|kernel_size_below_1", name):
         return "conv2d-weight-unchecked"
     if want == "logic_error" and got in ("ok", "hang") and re.search(r"4096|above_4095", name):
         return "max-attr-inclusive"
@@ -191,13 +253,15 @@ def classify(res, case, arrays, backend):
             return "where-precision"
     if op == "broadcast_greater" and prec_diff:
         return "greater-precision"
-    if op == "cvm_right_shift" and value_diff and attrs.get("shift_bit", "").strip() == "1" and \
+    if op == "cvm_right_shift" and value_diff and int(attrs.get("shift_bit", "0")) == 1 and \
             int(arrays[0].max()) == (1 << 31) - 1:
         return "right-shift-overflow"
-    if op == "reshape" and want == "ok" and got == "logic_error":
+    if op == "reshape":
         codes = parse_tuple(attrs.get("shape", "()"))
-        if -1 in codes and any(c in (-2, -3, -4) for c in codes[:codes.index(-1)]) or \
-                codes.count(-1) > 1:
+        if split_part_outside_int32(codes):
+            return "bug-reshape-split-part-truncated-to-int"
+        if minus1_misplaced(codes, arrays[0].ndim) and (
+                shape_diff or got == "crash" or (want == "ok" and got == "logic_error")):
             return "reshape-minus1-position"
     if op == "strided_slice":
         stride = parse_tuple(attrs.get("stride", "()"))
