@@ -13,6 +13,9 @@
 # formal backend is switched on (ENABLE_CPU=ON ENABLE_FORMAL=ON ENABLE_CUDA=OFF
 # ENABLE_OPENCL=OFF) and only its runtime library target is built. Nothing in the checkout is
 # patched or written: the build is out of tree.
+#
+# CVM_RUNTIME_CXXFLAGS adds compiler flags to both builds, e.g. -D_GLIBCXX_ASSERTIONS (checked
+# std::vector::operator[], which makes the bug nms-shape-clear abort) or -fsanitize=address.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -45,12 +48,14 @@ command -v ninja >/dev/null && gen=(-G Ninja)
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 cmake -S "$src" -B "$out/runtime" "${gen[@]}" "${launcher[@]}" \
-  -DENABLE_CPU=ON -DENABLE_FORMAL=ON -DENABLE_CUDA=OFF -DENABLE_OPENCL=OFF >/dev/null
+  -DENABLE_CPU=ON -DENABLE_FORMAL=ON -DENABLE_CUDA=OFF -DENABLE_OPENCL=OFF \
+  -DCMAKE_CXX_FLAGS="${CVM_RUNTIME_CXXFLAGS:-}" >/dev/null
 cmake --build "$out/runtime" --target cvm_runtime -j "$jobs"
 
 CXX="${CXX:-g++}"
 # -fsigned-char as the original's own build and test programs use.
-$CXX -std=c++17 -O2 -fsigned-char -Wall -Wno-unknown-pragmas \
+# shellcheck disable=SC2086
+$CXX -std=c++17 -O2 -fsigned-char -Wall -Wno-unknown-pragmas ${CVM_RUNTIME_CXXFLAGS:-} \
   -I"$root/workers/include" -I"$src/include" \
   "$here/worker.cc" -o "$out/bin/cvm-runtime-worker" \
   -L"$out/runtime" -lcvm_runtime -Wl,-rpath,"$out/runtime" -pthread
