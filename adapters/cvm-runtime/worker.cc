@@ -335,12 +335,21 @@ w::Reply run_call(const w::Call& call) {
   // 5. Outputs and their precisions.
   std::vector<w::Tensor> outputs;
   for (size_t j = 0; j < inf.num_outputs; ++j) {
-    if (!inf.ok) throw std::runtime_error("worker: ran without the operator's inferred shapes");
-    Array out(inf.shapes[j], 32, kDLCPU);
+    // The shape the loaded graph holds for the output (the runtime checked it against its own
+    // inference), through the runtime's get_output_shape.
+    std::vector<int64_t> shape;
+    {
+      DLTensor t{};
+      t.shape = nullptr;
+      m.GetFunction("get_output_shape")(static_cast<int>(j), &t);
+      shape.assign(t.shape, t.shape + t.ndim);
+      delete[] t.shape;
+    }
+    Array out(shape, 32, kDLCPU);
     m.GetFunction("get_output")(static_cast<int>(j), static_cast<DLTensor*>(out.h));
     w::Tensor t;
     t.dtype = w::DType::kInt32;
-    t.shape = inf.shapes[j];
+    t.shape = shape;
     const size_t bytes = static_cast<size_t>(t.elements()) * 4;
     t.data.resize(bytes);
     std::memcpy(t.data.data(), out.h->data, bytes);
