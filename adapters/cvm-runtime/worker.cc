@@ -334,6 +334,7 @@ w::Reply run_call(const w::Call& call) {
 
   // 5. Outputs and their precisions.
   std::vector<w::Tensor> outputs;
+  uint64_t reply_bytes = 0;
   for (size_t j = 0; j < inf.num_outputs; ++j) {
     // The shape the loaded graph holds for the output (the runtime checked it against its own
     // inference), through the runtime's get_output_shape.
@@ -344,6 +345,15 @@ w::Reply run_call(const w::Call& call) {
       m.GetFunction("get_output_shape")(static_cast<int>(j), &t);
       shape.assign(t.shape, t.shape + t.ndim);
       delete[] t.shape;
+    }
+    // A reply must fit one protocol frame; an output past it (the original accepts e.g.
+    // upsampling scale 4096, whose output can exceed 1 GiB) is reported, not sent.
+    uint64_t elements = 1;
+    for (int64_t d : shape) elements *= static_cast<uint64_t>(d);
+    reply_bytes += elements * 4 + 64;
+    if (reply_bytes > w::kMaxFrameBytes - 4096) {
+      throw std::runtime_error("worker: the original's outputs (" + std::to_string(reply_bytes) +
+                               " bytes) exceed the protocol's frame limit");
     }
     Array out(shape, 32, kDLCPU);
     m.GetFunction("get_output")(static_cast<int>(j), static_cast<DLTensor*>(out.h));
