@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Classifies every golden case on which the original CVM runtime differs from the contract.
 
-Input: the --json results of replay_golden.py for one backend of the cvm-runtime worker. Each
+Input: the --json results of replay_golden.py for one backend of the cvm-runtime worker (golden/,
+any suite in its format, or case directories given with --case, e.g. a campaign's repros). Each
 failing case must match exactly one rule below: a deliberate difference of the contract
 (docs/contract.md "Where we differ from the original runtime" = shared/SEMANTICS.md section 6,
 or a Decisions item of docs/ops/), an operator the original lacks, or a named bug of the original
@@ -122,8 +123,8 @@ REASONS = {
 }
 
 
-def load_case(golden, key):
-    d = os.path.join(golden, key)
+def load_case(golden, key, directory=None):
+    d = directory or os.path.join(golden, key)
     case = json.load(open(os.path.join(d, "case.json")))
     arrays = [np.load(os.path.join(d, i["file"]), allow_pickle=False) for i in case["inputs"]]
     return case, arrays
@@ -313,7 +314,7 @@ def main():
         if res["status"] in ("pass", "skipped"):
             counts[res["status"]] += 1
             continue
-        case, arrays = load_case(args.golden, res["case"])
+        case, arrays = load_case(args.golden, res["case"], res.get("dir"))
         rule = classify(res, case, arrays, args.backend)
         if rule is None:
             unexplained.append(res)

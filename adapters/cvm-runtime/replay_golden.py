@@ -261,7 +261,7 @@ def main():
             continue
         case_dir = os.path.join(args.golden, entry["dir"])
         case = json.load(open(os.path.join(case_dir, "case.json")))
-        res = {"case": key, "op": entry["op"]}
+        res = {"case": key, "op": entry["op"], "dir": os.path.abspath(case_dir)}
         if entry["op"] not in worker.ops:
             res.update(status="skipped", detail="not implemented by the worker")
             results.append(res)
