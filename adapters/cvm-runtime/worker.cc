@@ -1,7 +1,7 @@
 // cvm-runtime-worker: the original CVM runtime (CortexFoundation/cvm-runtime) as a cvmcheck
 // backend, speaking the worker protocol v1 (workers/include/cvmcheck_worker.hpp).
 //
-//   cvm-runtime-worker --device formal|cpu [--log FILE]
+//   cvm-runtime-worker --device formal|cpu [--log FILE] [--no-fork]
 //
 // Each call becomes a one-operator model, loaded and run the way the original's own model path
 // does it (CVMModel in src/core/model.cc, which the C API's CVMAPILoadModel/CVMAPIInference
@@ -26,15 +26,24 @@
 // LOG(FATAL) (and ParamError) std::runtime_error, and its C API (API_END in cvm/errors.h) turns
 // anything derived from std::logic_error into ERROR_LOGIC and everything else into
 // ERROR_RUNTIME. The worker does the same: std::logic_error -> logic_error reply, any other
-// exception -> runtime_error reply. The worker never catches a signal: a crash of the original
-// ends the process, which the harness reports as a crash finding.
+// exception -> runtime_error reply.
+//
+// Each call runs in a forked child (unless --no-fork), a fresh one-operator model: the original
+// writes out of bounds on some inputs, and without isolation that heap damage made later, valid
+// calls crash. A child killed by a signal makes the worker raise the same signal, so a crash of
+// the original ends the worker, which the harness reports as a crash finding.
 //
 // The original prints to stdout and stderr (LOG(ERROR) on every failed check, GetOps's cout), so
 // the protocol runs on a private duplicate of stdout and file descriptors 1 and 2 are pointed at
 // the log (/dev/null unless --log FILE).
 
 #include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 
 #include <algorithm>
 #include <cstdint>
@@ -391,18 +400,80 @@ std::string brief(const std::string& what) {
   return out;
 }
 
-w::Reply handle(const w::Call& call) {
+// One call in this process: the original's exceptions become error replies (std::logic_error ->
+// logic_error, anything else -> runtime_error), as its C API classes them.
+w::Reply call_here(const w::Call& call) {
   try {
     return run_call(call);
   } catch (const std::logic_error& e) {
-    throw w::LogicError(std::string("cvm-runtime: ") + brief(e.what()));
+    return w::Reply::error(w::Outcome::kLogicError, std::string("cvm-runtime: ") + brief(e.what()));
   } catch (const std::exception& e) {
-    throw std::runtime_error(std::string("cvm-runtime: ") + brief(e.what()));
+    return w::Reply::error(w::Outcome::kRuntimeError,
+                           std::string("cvm-runtime: ") + brief(e.what()));
+  } catch (...) {
+    return w::Reply::error(w::Outcome::kRuntimeError, "cvm-runtime: a non-standard exception");
   }
 }
 
+bool g_fork = true;
+
+// One call in a child process, so that each call is a fresh one-operator model, as a model file
+// run by its own process would be: memory the original corrupts in one call (it writes out of
+// bounds on some inputs, SEMANTICS section 6) cannot change the outcome of a later call. A child
+// killed by a signal takes the worker down with the same signal, so the harness sees the crash of
+// the original as it happened; a child left behind by a killed worker dies with it.
+w::Reply handle(const w::Call& call) {
+  if (!g_fork) return call_here(call);
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(std::string("worker: pipe: ") + std::strerror(errno));
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw std::runtime_error(std::string("worker: fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(125);
+    int status = 0;
+    try {
+      w::write_all(fds[1], w::encode_reply(call_here(call)));
+    } catch (...) {
+      status = 124;
+    }
+    ::_exit(status);
+  }
+  ::close(fds[1]);
+  std::string payload;
+  bool got = false;
+  std::string read_error;
+  try {
+    got = w::read_frame(fds[0], payload);
+  } catch (const std::exception& e) {
+    read_error = e.what();
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    std::signal(sig, SIG_DFL);
+    ::raise(sig);  // the original crashed: so does the worker
+    ::_exit(128 + sig);
+  }
+  if (!got || !read_error.empty() || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw std::runtime_error("worker: the call's process ended without a reply (exit status " +
+                             std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                             (read_error.empty() ? "" : ", " + read_error) + ")");
+  }
+  return w::decode_reply(payload);
+}
+
 int usage() {
-  std::fprintf(stderr, "usage: cvm-runtime-worker --device formal|cpu [--log FILE]\n");
+  std::fprintf(stderr, "usage: cvm-runtime-worker --device formal|cpu [--log FILE] [--no-fork]\n");
   return 2;
 }
 
@@ -416,6 +487,8 @@ int main(int argc, char** argv) {
       device = argv[++i];
     } else if (a == "--log" && i + 1 < argc) {
       log = argv[++i];
+    } else if (a == "--no-fork") {
+      g_fork = false;
     } else {
       return usage();
     }
