@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 bash ci/build.sh release >/dev/null
 bash ci/build.sh fuzz >/dev/null
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(bash ci/fuzz-targets.sh)
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(bash ci/fuzz-targets.sh --operators)
 for t in "${targets[@]}"; do
   seeds=$(mktemp -d)
   build/bin/cvmcheck corpus --target "$t" --out "$seeds" >/dev/null

@@ -1,6 +1,7 @@
 # The include check (run by the build, cmake/layers.cmake): every #include "..." of a layer's
 # sources and headers must name a header of the same layer or of a layer below it, by its path
-# from include/ or the source root (or beside the including file). A `../` include is rejected
+# from an include root (include/, and each layer's INCLUDE_DIR such as workers/include/), from the
+# source root, or beside the including file. A `../` include is rejected
 # outright: it hides the layer it reaches into. Inputs: SOURCE_DIR, TABLE (the generated layer
 # table), STAMP (touched when clean).
 cmake_minimum_required(VERSION 3.25)  # policies (IN_LIST)
@@ -35,7 +36,11 @@ foreach(layer IN LISTS LAYERS)
         set(problem "a ../ include escapes the include roots; name the header from the source root")
       else()
         set(target "")
-        foreach(candidate ${dir}/${header} include/${header} ${header})
+        set(candidates ${dir}/${header})
+        foreach(root IN LISTS INCLUDE_ROOTS)
+          list(APPEND candidates ${root}/${header})
+        endforeach()
+        foreach(candidate ${candidates} ${header})
           if(EXISTS ${SOURCE_DIR}/${candidate})
             set(target ${candidate})
             break()

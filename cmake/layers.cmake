@@ -1,15 +1,19 @@
 # One static library per layer (docs/architecture.md), declared bottom-up with
-#   cvmcheck_layer(NAME FILES globs... [EXCLUDE globs...] [SKIP files...] [DEPENDS layers...])
+#   cvmcheck_layer(NAME FILES globs... [EXCLUDE globs...] [SKIP files...] [DEPENDS layers...]
+#                  [INCLUDE_DIR dir])
 # FILES (less EXCLUDE) are the layer's sources and headers: all are include-checked, and its
-# .cc (and, with CVMCHECK_CUDA, .cu) files not in SKIP are compiled into cvmcheck_NAME. DEPENDS
-# names layers declared before it, so the link graph is a DAG by construction; the same list is
-# what the include check allows (with everything below those layers). cvmcheck_layer_check()
-# then adds the check to the build.
+# .cc (and, with CVMCHECK_CUDA, .cu) files not in SKIP are compiled into cvmcheck_NAME (a layer
+# of headers only is an INTERFACE library). DEPENDS names layers declared before it, so the link
+# graph is a DAG by construction; the same list is what the include check allows (with
+# everything below those layers). INCLUDE_DIR is a folder its users name its headers from (as
+# `include/` is for the core): it becomes a usage requirement of the library and an include
+# root of the check. cvmcheck_layer_check() then adds the check to the build.
 
 set_property(GLOBAL PROPERTY CVMCHECK_LAYERS "")
+set_property(GLOBAL PROPERTY CVMCHECK_INCLUDE_ROOTS include)
 
 function(cvmcheck_layer name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FILES;EXCLUDE;SKIP;DEPENDS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "INCLUDE_DIR" "FILES;EXCLUDE;SKIP;DEPENDS")
   get_property(declared GLOBAL PROPERTY CVMCHECK_LAYERS)
   set(below "")
   foreach(dep IN LISTS arg_DEPENDS)
@@ -35,9 +39,19 @@ function(cvmcheck_layer name)
   if(arg_SKIP)
     list(REMOVE_ITEM sources ${arg_SKIP})
   endif()
-  add_library(cvmcheck_${name} STATIC ${sources})
   list(TRANSFORM arg_DEPENDS PREPEND cvmcheck_ OUTPUT_VARIABLE dep_targets)
-  target_link_libraries(cvmcheck_${name} PUBLIC ${dep_targets})
+  if(sources)
+    add_library(cvmcheck_${name} STATIC ${sources})
+    set(usage PUBLIC)
+  else()
+    add_library(cvmcheck_${name} INTERFACE)
+    set(usage INTERFACE)
+  endif()
+  target_link_libraries(cvmcheck_${name} ${usage} ${dep_targets})
+  if(arg_INCLUDE_DIR)
+    target_include_directories(cvmcheck_${name} ${usage} ${CMAKE_SOURCE_DIR}/${arg_INCLUDE_DIR})
+    set_property(GLOBAL APPEND PROPERTY CVMCHECK_INCLUDE_ROOTS ${arg_INCLUDE_DIR})
+  endif()
 
   set_property(GLOBAL APPEND PROPERTY CVMCHECK_LAYERS ${name})
   set_property(GLOBAL PROPERTY CVMCHECK_LAYER_${name}_BELOW ${below})
@@ -48,7 +62,8 @@ endfunction()
 # that every layer library depends on, redone when any layer file (or the table) changes.
 function(cvmcheck_layer_check)
   get_property(layers GLOBAL PROPERTY CVMCHECK_LAYERS)
-  set(table "set(LAYERS ${layers})\n")
+  get_property(roots GLOBAL PROPERTY CVMCHECK_INCLUDE_ROOTS)
+  set(table "set(LAYERS ${layers})\nset(INCLUDE_ROOTS ${roots})\n")
   set(all_files "")
   foreach(layer IN LISTS layers)
     get_property(below GLOBAL PROPERTY CVMCHECK_LAYER_${layer}_BELOW)
@@ -68,6 +83,6 @@ function(cvmcheck_layer_check)
     COMMENT "Checking that every layer includes only headers of the layers below it")
   add_custom_target(cvmcheck_layer_check DEPENDS ${stamp})
   foreach(layer IN LISTS layers)
-    add_dependencies(cvmcheck_${layer} cvmcheck_layer_check)
+    add_dependencies(cvmcheck_${layer} cvmcheck_layer_check)  # INTERFACE libraries too (3.19+)
   endforeach()
 endfunction()

@@ -4,6 +4,7 @@
 
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
+#include "harness/exec_backend.h"
 
 namespace cvm {
 
@@ -101,7 +102,7 @@ void write_repro(const Call& call, const Outcome& reference, const std::string& 
 }
 
 std::string repro_line(const std::string& dir, const std::string& backend) {
-  return "__REPRO: cvmcheck run " + dir + " --backend " + backend;
+  return "__REPRO: cvmcheck run " + dir + " " + backend_cli_args(backend);
 }
 
 }  // namespace cvm

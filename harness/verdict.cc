@@ -27,7 +27,8 @@ void save_repro(const Call& call, const std::string& dir, CallVerdict& verdict,
   std::filesystem::remove_all(dir);
   // When the oracle itself disagreed with the call's rule, the repro expects what the rule says
   // (a call without a rule must succeed).
-  const Outcome rule_outcome{call.expected.value_or(OutcomeKind::kOk), "", {}};
+  Outcome rule_outcome;
+  rule_outcome.kind = call.expected.value_or(OutcomeKind::kOk);
   write_repro(call, verdict.diff.expectation_failure ? rule_outcome : verdict.diff.reference, dir,
               note);
   verdict.report += repro_line(dir, verdict.diff.failing_backend()) + "\n";

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,12 @@ struct OpContext {
 
 using Kernel = std::function<std::vector<Tensor>(const OpContext&)>;
 
+struct Outcome;
+// An external implementation (an `exec:` worker process) takes the call as the case holds it:
+// the operator name unresolved and the attribute object unparsed, so its own checks decide.
+using ExternalCall = std::function<Outcome(const std::string& op, const nlohmann::json& attrs,
+                                           const std::vector<Tensor>& inputs)>;
+
 struct Backend {
   std::string name;
   std::map<std::string, Kernel> kernels;  // by canonical operator name
@@ -66,9 +73,15 @@ struct Backend {
   // run-time choice forced. Per-example test lists cover the base backend only; golden verify,
   // the campaign, the properties and the fuzz targets run every variant.
   std::string variant_of;
+  // Set on an external backend: every call goes to it whole (no kernels); external_ops holds
+  // the canonical names of the operators its handshake listed.
+  ExternalCall external;
+  std::set<std::string> external_ops;
 
   void add(const std::string& op, Kernel kernel) { kernels[op] = std::move(kernel); }
-  bool implements(const std::string& op) const { return kernels.count(op) != 0; }
+  bool implements(const std::string& op) const {
+    return kernels.count(op) != 0 || external_ops.count(op) != 0;
+  }
 };
 
 class Registry {
@@ -113,6 +126,10 @@ struct Outcome {
   OutcomeKind kind = OutcomeKind::kOk;
   std::string message;
   std::vector<Tensor> outputs;
+  // Set when an external worker failed the call rather than answering it: "crash" (it died),
+  // "hang" (over the call timeout) or "protocol_error" (a malformed reply). The kind is then
+  // runtime_error, and the diff reports the failure as its own finding kind.
+  std::string failure;
 };
 
 Outcome run_op_outcome(const Registry& registry, const std::string& backend,

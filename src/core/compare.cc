@@ -25,6 +25,10 @@ static std::vector<int64_t> coords(int64_t flat, const Shape& shape) {
 
 std::optional<Difference> compare_outcomes(const Outcome& actual, const Outcome& expected,
                                            const std::string& a, const std::string& e) {
+  if (!actual.failure.empty()) {  // a worker that died, hung or garbled its reply
+    return Difference{concat(a, " ", actual.failure, ": ", actual.message), -1, -1,
+                      actual.failure};
+  }
   if (actual.kind != expected.kind) {
     return Difference{concat("outcome: ", a, " ", outcome_name(actual.kind), " vs ", e, " ",
                              outcome_name(expected.kind)),

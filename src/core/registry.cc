@@ -83,6 +83,12 @@ std::vector<Tensor> dispatch(const Registry& registry, const std::string& backen
 std::vector<Tensor> run_op(const Registry& registry, const std::string& backend,
                            const std::string& op_name, const nlohmann::json& attrs,
                            const std::vector<Tensor>& inputs) {
+  if (const Backend* b = registry.find_backend(backend); b != nullptr && b->external) {
+    Outcome outcome = b->external(op_name, attrs, inputs);
+    if (outcome.kind == OutcomeKind::kLogicError) throw LogicError(outcome.message);
+    if (outcome.kind == OutcomeKind::kRuntimeError) throw RuntimeError(outcome.message);
+    return std::move(outcome.outputs);
+  }
   const OpInfo* op = registry.find_op(op_name);
   verify(op != nullptr, "unknown operator '", op_name, "'");
   const std::string prefix = op->name + ": ";
@@ -121,6 +127,11 @@ OutcomeKind parse_outcome_name(const std::string& name) {
 Outcome run_op_outcome(const Registry& registry, const std::string& backend,
                        const std::string& op, const nlohmann::json& attrs,
                        const std::vector<Tensor>& inputs) {
+  // An external backend answers with an outcome of its own (and may report a failure of the
+  // worker process, which a thrown exception could not carry).
+  if (const Backend* b = registry.find_backend(backend); b != nullptr && b->external) {
+    return b->external(op, attrs, inputs);
+  }
   Outcome outcome;
   try {
     outcome.outputs = run_op(registry, backend, op, attrs, inputs);

@@ -13,7 +13,9 @@
 
 #include "backends/registry.h"
 #include "commands.h"
+#include "exec_options.h"
 #include "harness/campaign.h"
+#include "harness/diff.h"
 
 namespace cvm::cli {
 namespace {
@@ -47,6 +49,8 @@ Action add_campaign_command(CLI::App& app) {
     int max_repros = 20, repros_per_signature = 1;
     int64_t max_repro_bytes = 16 << 20;
     double shrink_seconds = 2;
+    std::vector<std::string> backend_list;
+    ExecCli exec;
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -56,7 +60,11 @@ Action add_campaign_command(CLI::App& app) {
   sub->add_option("--max-cases", o->max_cases, "Stop after this many calls");
   sub->add_option("--ops", o->ops, "Comma-separated operators (default: all)");
   sub->add_option("--backends", o->backends,
-                  "Comma-separated backends compared with the reference (default: all)");
+                  "Comma-separated backends compared with the reference (default: all built-in "
+                  "and --backend-def ones)");
+  sub->add_option("--backend", o->backend_list,
+                  "One more backend (repeatable; for exec:COMMAND holding commas)");
+  add_exec_options(sub, o->exec);
   sub->add_option("--seed", o->seed, "Seed (default: random, printed; the same seed replays)");
   sub->add_option("--report", o->report,
                   "Directory for campaign.json, junit.xml and repro case directories");
@@ -87,6 +95,14 @@ Action add_campaign_command(CLI::App& app) {
     options.max_cases = o->max_cases;
     options.ops = split_list(o->ops);
     options.backends = split_list(o->backends);
+    options.backends.insert(options.backends.end(), o->backend_list.begin(),
+                            o->backend_list.end());
+    const ExecSettings exec = exec_settings(o->exec);
+    if (options.backends.empty() && !exec.definitions.empty()) {
+      options.backends = other_backends(registry());
+      for (const std::string& name : defined_backend_names(exec)) options.backends.push_back(name);
+    }
+    options.backends = resolve_backends(registry(), options.backends, exec);
     options.invalid_share = o->invalid_share;
     options.max_repros = o->max_repros;
     options.repros_per_signature = o->repros_per_signature;

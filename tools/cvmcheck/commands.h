@@ -10,6 +10,7 @@ inline constexpr int kExitOk = 0;        // an outcome was produced (also an err
 inline constexpr int kExitMismatch = 1;  // an expectation did not hold
 inline constexpr int kExitUsage = 2;     // bad usage
 inline constexpr int kExitCaseError = 3; // an unreadable case: the harness's input, no outcome
+inline constexpr int kExitWorkerStart = 4;  // an external backend's worker did not start
 
 // Each returns the function that runs the subcommand once parsed; it returns the exit status.
 using Action = std::function<int()>;
@@ -20,6 +21,7 @@ Action add_golden_command(CLI::App& app);
 Action add_repro_command(CLI::App& app);
 Action add_corpus_command(CLI::App& app);
 Action add_mrt_command(CLI::App& app);
+Action add_worker_command(CLI::App& app);
 
 // "1", "2-3", "1+"
 std::string arity_text(int min_inputs, int max_inputs);

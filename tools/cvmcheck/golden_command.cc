@@ -3,6 +3,7 @@
 
 #include "backends/registry.h"
 #include "commands.h"
+#include "exec_options.h"
 #include "harness/golden.h"
 
 namespace cvm::cli {
@@ -11,8 +12,9 @@ Action add_golden_command(CLI::App& app) {
   struct Options {
     GoldenOptions generate;
     std::string dir = "golden";
-    std::string backend = "reference";
+    std::vector<std::string> backends{"reference"};
     std::string xfail;
+    ExecCli exec;
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("golden", "Generate or verify the golden fixture suite");
@@ -27,7 +29,10 @@ Action add_golden_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000));
   CLI::App* verify = sub->add_subcommand("verify", "Replay every case on a backend");
   verify->add_option("dir", o->dir, "Suite directory (default golden)");
-  verify->add_option("--backend", o->backend, "Backend, or 'all' (default reference)");
+  verify->add_option("--backend", o->backends,
+                     "Backend, or 'all' (default reference); repeatable; exec:COMMAND runs an "
+                     "external worker");
+  add_exec_options(verify, o->exec);
   verify->add_option("--xfail", o->xfail, "Expected failures: lines 'op/case reason'");
   return [o, gen] {
     if (gen->parsed()) {
@@ -40,11 +45,17 @@ Action add_golden_command(CLI::App& app) {
     }
     const auto xfail = o->xfail.empty() ? std::map<std::string, std::string>{}
                                         : read_xfail(o->xfail);
+    const ExecSettings exec = exec_settings(o->exec);
     std::vector<std::string> backends;
-    if (o->backend == "all") {
-      for (const Backend& b : registry().backends()) backends.push_back(b.name);
-    } else {
-      backends.push_back(o->backend);
+    for (const std::string& name : o->backends) {
+      if (name == "all") {
+        for (const Backend& b : registry().backends()) backends.push_back(b.name);
+        for (const std::string& defined : defined_backend_names(exec)) {
+          backends.push_back(resolve_backend(registry(), defined, exec));
+        }
+      } else {
+        backends.push_back(resolve_backend(registry(), name, exec));
+      }
     }
     bool ok = true;
     for (const std::string& backend : backends) {

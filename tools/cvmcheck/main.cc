@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "cvmcheck/case.h"
+#include "harness/worker_client.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"cvmcheck: conformance and differential checks of the CVM integer operators"};
@@ -12,7 +13,7 @@ int main(int argc, char** argv) {
   for (auto add : {cvm::cli::add_ops_command, cvm::cli::add_run_command,
                     cvm::cli::add_campaign_command, cvm::cli::add_golden_command,
                     cvm::cli::add_repro_command, cvm::cli::add_corpus_command,
-                    cvm::cli::add_mrt_command}) {
+                    cvm::cli::add_mrt_command, cvm::cli::add_worker_command}) {
     cvm::cli::Action action = add(app);
     actions[app.get_subcommands({}).back()] = action;
   }
@@ -24,6 +25,9 @@ int main(int argc, char** argv) {
   }
   try {
     for (CLI::App* sub : app.get_subcommands()) return actions.at(sub)();
+  } catch (const cvm::WorkerStartError& e) {
+    std::cerr << "cvmcheck: external backend: " << e.what() << "\n";
+    return cvm::cli::kExitWorkerStart;
   } catch (const cvm::CaseFileError& e) {
     std::cerr << "cvmcheck: unreadable case: " << e.what() << "\n";
     return cvm::cli::kExitCaseError;

@@ -8,6 +8,7 @@
 
 #include "backends/registry.h"
 #include "commands.h"
+#include "exec_options.h"
 #include "harness/campaign.h"
 #include "harness/mrt_check.h"
 #include "harness/mrt_golden.h"
@@ -37,6 +38,7 @@ Action add_mrt_command(CLI::App& app) {
     std::string backend = "all", identity, planted, golden_out;
     uint64_t seed = 0;
     int golden_seeds = 2;
+    ExecCli exec;
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -46,7 +48,9 @@ Action add_mrt_command(CLI::App& app) {
   sub->add_option("--seconds", o->seconds,
                   "Time budget in seconds, shared evenly by the identities (overrides --cases)")
       ->check(CLI::PositiveNumber);
-  sub->add_option("--backend", o->backend, "Backend, or 'all' (default all)");
+  sub->add_option("--backend", o->backend,
+                  "Backend, or 'all' (default all); exec:COMMAND runs an external worker");
+  add_exec_options(sub, o->exec);
   sub->add_option("--identity", o->identity, "Only identities whose name contains this text");
   sub->add_option("--seed", o->seed, "Seed (default: random, printed; the same seed replays)");
   sub->add_option("--planted", o->planted,
@@ -67,6 +71,7 @@ Action add_mrt_command(CLI::App& app) {
       return kExitOk;
     }
     const mrt::PlantedBug bug = planted_named(o->planted);
+    if (o->backend != "all") resolve_backend(registry(), o->backend, exec_settings(o->exec));
     std::vector<const Backend*> backends;
     for (const Backend& b : registry().backends()) {
       if (o->backend == "all" || o->backend == b.name) backends.push_back(&b);

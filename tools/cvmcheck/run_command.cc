@@ -4,6 +4,7 @@
 
 #include "backends/registry.h"
 #include "commands.h"
+#include "exec_options.h"
 #include "cvmcheck/case.h"
 #include "cvmcheck/npy.h"
 
@@ -14,13 +15,17 @@ Action add_run_command(CLI::App& app) {
     std::string dir;
     std::string backend = "reference";
     std::string out;
+    ExecCli exec;
   };
   auto options = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("run", "Run one case directory on a backend");
   sub->add_option("case_dir", options->dir, "Directory holding case.json")->required();
-  sub->add_option("--backend", options->backend, "Backend to run (default: reference)");
+  sub->add_option("--backend", options->backend,
+                  "Backend to run (default: reference); exec:COMMAND runs an external worker");
   sub->add_option("--out", options->out, "Write the outputs as output_K.npy into this directory");
+  add_exec_options(sub, options->exec);
   return [options] {
+    resolve_backend(registry(), options->backend, exec_settings(options->exec));
     const Backend* backend = registry().find_backend(options->backend);
     if (backend == nullptr) {
       std::cerr << "cvmcheck: unknown backend '" << options->backend << "'\n";

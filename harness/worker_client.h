@@ -1,0 +1,83 @@
+// The harness side of the worker protocol (docs/backend-protocol.md): runs an external
+// implementation as a child process and makes calls to it. Isolation is the point: the worker
+// dying, hanging, blowing its memory limit or garbling a reply becomes an Outcome with a
+// `failure` ("crash", "hang", "protocol_error"), the worker is restarted on the next call, and the
+// harness goes on.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "cvmcheck_worker.hpp"
+#include "cvmcheck/registry.h"
+
+namespace cvm {
+
+struct WorkerOptions {
+  std::string command;             // run with /bin/sh -c "exec COMMAND"
+  double call_timeout_s = 10;      // a call over it is a hang (the worker is killed)
+  double start_timeout_s = 30;     // start-up to the end of the handshake
+  int64_t memory_bytes = int64_t{4} << 30;  // RLIMIT_AS of the worker; 0 for none
+  std::string log_path;            // the worker's stderr (appended); empty: a file in $TMPDIR
+};
+
+// The worker does not start or fails its handshake: names the command and the tail of stderr.
+class WorkerStartError : public std::runtime_error {
+ public:
+  explicit WorkerStartError(const std::string& what) : std::runtime_error(what) {}
+};
+
+class WorkerClient {
+ public:
+  // Starts the worker and completes the handshake (WorkerStartError otherwise).
+  explicit WorkerClient(WorkerOptions options);
+  ~WorkerClient();
+  WorkerClient(const WorkerClient&) = delete;
+  WorkerClient& operator=(const WorkerClient&) = delete;
+
+  const cvmcheck_worker::Hello& hello() const { return hello_; }
+  const WorkerOptions& options() const { return options_; }
+  const std::string& log_path() const { return options_.log_path; }
+
+  // One call; never throws for anything the worker does. A worker that is down (after a
+  // failure) is restarted first; if it cannot be, the call is a "crash" failure.
+  Outcome call(const std::string& op, const nlohmann::json& attrs,
+               const std::vector<Tensor>& inputs);
+
+  int64_t calls() const { return calls_; }
+  int64_t restarts() const { return restarts_; }
+
+  // The last `bytes` of the worker's stderr log.
+  std::string stderr_tail(size_t bytes = 2000) const;
+
+ private:
+  void start();            // spawn + handshake; WorkerStartError
+  void stop(bool polite);  // bye (when polite) then kill; reaps the child
+  // Reads one frame before the deadline (steady clock, ns). Returns false on a timeout; throws
+  // cvmcheck_worker::ProtocolError for a bad length, and sets `eof` on the end of the stream.
+  bool read_frame(std::string& payload, int64_t deadline_ns, bool& eof);
+  bool write_frame(const std::string& frame, int64_t deadline_ns, bool& broken);
+  std::string exit_description();  // after the stream ended: how the process ended
+  Outcome failure(const std::string& kind, const std::string& message);
+
+  WorkerOptions options_;
+  cvmcheck_worker::Hello hello_;
+  pid_t pid_ = -1;
+  int to_worker_ = -1;
+  int from_worker_ = -1;
+  uint64_t next_id_ = 1;
+  int64_t calls_ = 0;
+  int64_t restarts_ = 0;
+  std::string read_buffer_;
+};
+
+// The attribute object as the protocol carries it: an object of strings as pairs, anything
+// else as its JSON text.
+cvmcheck_worker::Attrs protocol_attrs(const nlohmann::json& attrs);
+
+}  // namespace cvm

@@ -1,0 +1,278 @@
+"""cvmcheck worker protocol, version 1, for workers written in Python (numpy only, Python 3.9+).
+
+The same wire format as workers/include/cvmcheck_worker.hpp, which is the definition: frames
+are a little-endian u32 payload length, then the payload, whose first byte is the message type.
+An implementation under test becomes a cvmcheck backend by supplying one function:
+
+    import cvmcheck_worker as cw
+
+    def handle(call):               # call.op, call.attrs (dict of str), call.inputs
+        x = call.inputs[0]          # cw.Tensor: x.array (read-only numpy array), x.precision
+        if x.precision > 30:
+            raise cw.LogicError("precision too large", rule="abs.precision")
+        return [cw.Tensor(np.abs(x.array).astype(np.int32), x.precision)]
+
+    cw.serve("my-impl", ["abs"], handle)
+
+A LogicError (a bad model or input) becomes a logic_error reply; any other exception a
+runtime_error reply. While serve() runs, sys.stdout is the log (stderr): a stray print cannot
+corrupt a frame.
+"""
+
+import struct
+import sys
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+import numpy as np
+
+PROTOCOL_VERSION = 1
+MAX_FRAME_BYTES = 1 << 30
+MAX_DIMS = 16
+MAX_LIST_LENGTH = 1 << 16
+FLAG_REPORTS_RULES = 1  # error replies carry the contract's rule id
+
+_HELLO, _CALL, _REPLY, _BYE = b"H"[0], b"C"[0], b"R"[0], b"Q"[0]
+_OK, _LOGIC_ERROR, _RUNTIME_ERROR = 0, 1, 2
+_DTYPES = {0: np.dtype("|i1"), 1: np.dtype("<i4")}  # dtype code -> numpy dtype
+
+
+class ProtocolError(Exception):
+    """A malformed or unexpected message: the stream cannot be trusted any further."""
+
+
+class LogicError(Exception):
+    """Raised by a handler for a bad model or input; `rule` may name the contract's rule id."""
+
+    def __init__(self, message: str, rule: str = ""):
+        super().__init__(message)
+        self.rule = rule
+
+
+class Tensor(NamedTuple):
+    """A dense row-major int8 or int32 array with its precision. Inputs are read-only views of
+    the received bytes (copy one to modify it)."""
+    array: np.ndarray
+    precision: int
+
+
+class Call(NamedTuple):
+    id: int
+    op: str                      # as the case names it: canonical, an alias, or unknown
+    attrs: Optional[Dict[str, str]]  # the string attributes; None when they are not that
+    attrs_json: Optional[str]    # the JSON text when `attrs` is None (a negative case)
+    inputs: List[Tensor]
+
+
+class _Reader:
+    """Bounds-checked decoding of one payload; errors name the field, as the C++ Reader's."""
+
+    def __init__(self, payload: bytes):
+        self.buf = payload
+        self.pos = 0
+
+    def take(self, n: int, what: str) -> int:
+        if n > len(self.buf) - self.pos:
+            raise ProtocolError(f"message ends inside the {what} ({n} bytes wanted, "
+                                f"{len(self.buf) - self.pos} left)")
+        start = self.pos
+        self.pos += n
+        return start
+
+    def unpack(self, fmt: str, what: str):
+        return struct.unpack_from(fmt, self.buf, self.take(struct.calcsize(fmt), what))[0]
+
+    def str(self, what: str) -> str:
+        n = self.unpack("<I", what)
+        start = self.take(n, what)
+        return self.buf[start:start + n].decode("utf-8", errors="replace")
+
+    def count(self, what: str) -> int:
+        n = self.unpack("<I", what)
+        if n > MAX_LIST_LENGTH:
+            raise ProtocolError(f"{what} count {n} over the limit")
+        return n
+
+    def tensor(self, what: str) -> Tensor:
+        code = self.unpack("<B", what)
+        if code not in _DTYPES:
+            raise ProtocolError(f"{what}: unknown dtype code {code}")
+        ndim = self.unpack("<B", what)
+        if ndim > MAX_DIMS:
+            raise ProtocolError(f"{what}: {ndim} dims")
+        shape = []
+        elements = 1
+        for _ in range(ndim):
+            d = self.unpack("<q", what)
+            if d < 0 or d > 1 << 31:
+                raise ProtocolError(f"{what}: dim {d} out of range")
+            shape.append(d)
+            elements *= d
+            if elements > 1 << 31:
+                raise ProtocolError(f"{what}: too many elements")
+        precision = self.unpack("<i", what)
+        nbytes = self.unpack("<Q", what)
+        dtype = _DTYPES[code]
+        if nbytes != elements * dtype.itemsize:
+            raise ProtocolError(f"{what}: {nbytes} data bytes for {elements} elements of "
+                                f"{'int8' if code == 0 else 'int32'}")
+        start = self.take(nbytes, what)
+        array = np.frombuffer(self.buf, dtype=dtype, count=elements, offset=start)
+        return Tensor(array.reshape(shape), precision)
+
+    def finish(self, what: str) -> None:
+        if self.pos != len(self.buf):
+            raise ProtocolError(f"{len(self.buf) - self.pos} trailing bytes after the {what}")
+
+
+def _expect_type(r: _Reader, kind: int) -> None:
+    got = r.unpack("<B", "message type")
+    if got != kind:
+        raise ProtocolError(f"message type {got!r} where {chr(kind)!r} was expected")
+
+
+def decode_hello(payload: bytes):
+    """(version, name, flags, ops) of a hello."""
+    r = _Reader(payload)
+    _expect_type(r, _HELLO)
+    version = r.unpack("<I", "hello version")
+    name = r.str("hello name")
+    flags = r.unpack("<I", "hello flags")
+    ops = [r.str("hello operator name") for _ in range(r.count("hello operators"))]
+    r.finish("hello")
+    return version, name, flags, ops
+
+
+def decode_call(payload: bytes) -> Call:
+    r = _Reader(payload)
+    _expect_type(r, _CALL)
+    call_id = r.unpack("<Q", "call id")
+    op = r.str("operator")
+    form = r.unpack("<B", "attribute form")
+    attrs, attrs_json = None, None
+    if form == 0:
+        attrs = {}
+        for _ in range(r.count("attributes")):
+            key = r.str("attribute name")
+            attrs[key] = r.str("attribute value")
+    elif form == 1:
+        attrs_json = r.str("attribute JSON")
+    else:
+        raise ProtocolError(f"unknown attribute form {form}")
+    inputs = [r.tensor("input") for _ in range(r.count("inputs"))]
+    r.finish("call")
+    return Call(call_id, op, attrs, attrs_json, inputs)
+
+
+def _str(s: str) -> bytes:
+    b = s.encode("utf-8", errors="replace")
+    return struct.pack("<I", len(b)) + b
+
+
+def encode_hello(name: str, flags: int, ops: Sequence[str]) -> bytes:
+    parts = [bytes([_HELLO]), struct.pack("<I", PROTOCOL_VERSION), _str(name),
+             struct.pack("<II", flags, len(ops))]
+    parts += [_str(op) for op in ops]
+    return _frame(parts)
+
+
+def _output_array(t) -> Tuple[np.ndarray, int]:
+    """A handler's output as a contiguous little-endian int8 or int32 array and its precision.
+    Wider integer arrays (numpy's int64 sums) are narrowed to int32 when every value fits;
+    anything else is the handler's bug (a TypeError: a runtime_error reply)."""
+    array, precision = t
+    array = np.asarray(array)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"output of dtype {array.dtype}; outputs are int32 (or int8)")
+    if array.dtype.itemsize == 1 and array.dtype.kind == "i":
+        return np.ascontiguousarray(array, dtype="|i1"), int(precision)
+    if array.dtype != np.dtype("<i4"):
+        if array.size and (array.min() < -(1 << 31) or array.max() > (1 << 31) - 1):
+            raise TypeError(f"output of dtype {array.dtype} holds values outside int32")
+    return np.ascontiguousarray(array, dtype="<i4"), int(precision)
+
+
+def encode_reply(call_id: int, outputs=None, error: Optional[int] = None, message: str = "",
+                 rule: str = "") -> bytes:
+    """An ok reply with `outputs` (Tensors or (array, precision) pairs), or an error reply
+    (error=_LOGIC_ERROR or _RUNTIME_ERROR) with its message and rule."""
+    parts = [bytes([_REPLY]), struct.pack("<QB", call_id, _OK if error is None else error)]
+    if error is not None:
+        return _frame(parts + [_str(message), _str(rule)])
+    converted = [_output_array(t) for t in outputs]  # before any byte: a bad one raises
+    parts.append(struct.pack("<I", len(converted)))
+    for array, precision in converted:
+        parts.append(struct.pack("<BB", 0 if array.dtype.itemsize == 1 else 1, array.ndim))
+        parts.append(struct.pack(f"<{array.ndim}q", *array.shape))
+        parts.append(struct.pack("<iQ", precision, array.nbytes))
+        parts.append(array.tobytes())
+    return _frame(parts)
+
+
+def _frame(parts: List[bytes]) -> bytes:
+    payload = b"".join(parts)
+    if len(payload) > MAX_FRAME_BYTES:
+        raise ProtocolError("message over the frame limit")
+    return struct.pack("<I", len(payload)) + payload
+
+
+def _read_exact(stream, n: int) -> Optional[bytes]:
+    data = stream.read(n)
+    if not data:
+        return None
+    while len(data) < n:  # a pipe may hand over a frame in pieces
+        more = stream.read(n - len(data))
+        if not more:
+            raise ProtocolError("stream ends inside a frame")
+        data += more
+    return data
+
+
+def read_frame(stream) -> Optional[bytes]:
+    """One frame's payload; None on a clean end of stream."""
+    header = _read_exact(stream, 4)
+    if header is None:
+        return None
+    (n,) = struct.unpack("<I", header)
+    if n == 0 or n > MAX_FRAME_BYTES:
+        raise ProtocolError(f"frame length {n} out of range")
+    payload = _read_exact(stream, n)
+    if payload is None:
+        raise ProtocolError("stream ends inside a frame")
+    return payload
+
+
+def serve(name: str, ops: Sequence[str], handler: Callable[[Call], Sequence], flags: int = 0,
+          stdin=None, stdout=None) -> int:
+    """Answers the harness's hello, then one reply per call until bye or end of input. Returns
+    the exit status (0 on a clean stop, 3 on a protocol version mismatch, 4 on a protocol
+    error), as the C++ serve() does: use it as `sys.exit(serve(...))`."""
+    instream = stdin if stdin is not None else sys.stdin.buffer
+    outstream = stdout if stdout is not None else sys.stdout.buffer
+    if stdout is None:
+        sys.stdout = sys.stderr  # prints go to the log, never into a frame
+    try:
+        payload = read_frame(instream)
+        if payload is None:
+            return 0
+        version = decode_hello(payload)[0]
+        outstream.write(encode_hello(name, flags, ops))
+        outstream.flush()
+        if version != PROTOCOL_VERSION:
+            return 3  # the harness reports the mismatch
+        while True:
+            payload = read_frame(instream)
+            if payload is None or payload[0] == _BYE:
+                return 0
+            call = decode_call(payload)
+            try:
+                reply = encode_reply(call.id, handler(call))
+            except LogicError as e:
+                reply = encode_reply(call.id, error=_LOGIC_ERROR, message=str(e), rule=e.rule)
+            except Exception as e:  # the implementation failed: a runtime_error reply
+                reply = encode_reply(call.id, error=_RUNTIME_ERROR,
+                                     message=f"{type(e).__name__}: {e}")
+            outstream.write(reply)
+            outstream.flush()
+    except (ProtocolError, BrokenPipeError) as e:
+        print(f"cvmcheck_worker: {e}", file=sys.stderr)
+        return 4
