@@ -12,7 +12,8 @@ Usage:
       [--xfail FILE] [--ops a,b] [--cases op/name,...] [--case DIR ...] [--timeout S] [--json OUT]
 
 Statuses: pass, xfail (differs, listed in --xfail), xpass (listed, but agrees), fail,
-skipped (operator not in the worker's hello). Exit 1 on any fail or xpass.
+skipped (operator not in the worker's hello). Exit 1 on any fail (an xpass is reported only, as
+cvmcheck golden verify does).
 """
 import argparse
 import fnmatch
@@ -317,7 +318,9 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
-    return 1 if totals["fail"] or totals["xpass"] else 0
+    # As cvmcheck golden verify: an xpass is reported but does not fail the run (some expected
+    # failures of the original read uninitialized memory and agree by chance).
+    return 1 if totals["fail"] else 0
 
 
 if __name__ == "__main__":
