@@ -13,7 +13,7 @@ exit status is 1.
 
 Usage:
   /usr/bin/python3 adapters/cvm-runtime/classify.py --results R.json --backend formal|cpu
-      [--golden DIR] [--write-xfail FILE] [--summary]
+      [--golden DIR] [--write-xfail FILE] [--summary] [--campaign campaign.json]
 """
 import argparse
 import json
@@ -195,6 +195,10 @@ def classify(res, case, arrays, backend):
     """The rule id explaining a failing result, or None."""
     op = case["op"]
     name = res["case"].split("/", 1)[1]
+    # A campaign repro is named by its seed; its note names the rule the call breaks.
+    hint = re.search(r"\brule=([A-Za-z0-9_]+)", case.get("note", "") or "")
+    if hint:
+        name += " " + hint.group(1)
     want = case.get("expect", {}).get("outcome")
     got = res.get("outcome")
     msg = res.get("message", "")
@@ -317,9 +321,12 @@ def main():
     ap.add_argument("--golden", default=os.path.join(os.path.dirname(__file__), "..", "..", "golden"))
     ap.add_argument("--write-xfail")
     ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--campaign", help="a campaign.json whose repro directories the results replayed: "
+                    "classify its findings (a finding is explained when its repros are)")
     args = ap.parse_args()
     results = json.load(open(args.results))
     by_rule, unexplained = {}, []
+    rule_of_dir = {}
     counts = {"pass": 0, "skipped": 0}
     for res in results:
         if res["status"] in ("pass", "skipped"):
@@ -327,6 +334,7 @@ def main():
             continue
         case, arrays = load_case(args.golden, res["case"], res.get("dir"))
         rule = classify(res, case, arrays, args.backend)
+        rule_of_dir[os.path.realpath(res.get("dir", ""))] = rule or "UNEXPLAINED"
         if rule is None:
             unexplained.append(res)
         else:
@@ -354,7 +362,22 @@ def main():
     for res in unexplained:
         print(f"unexplained: {res['case']}: {res.get('outcome')}: {res.get('detail')}: "
               f"{res.get('message', '')[:200]}")
-    return 1 if unexplained else 0
+    bad_findings = 0
+    if args.campaign:
+        for res in results:
+            if res["status"] == "pass":
+                rule_of_dir[os.path.realpath(res.get("dir", ""))] = "agreed on replay"
+        findings = json.load(open(args.campaign))["findings"]
+        print(f"campaign findings: {len(findings)}")
+        for f in findings:
+            dirs = f.get("repro_dirs") or ([f["repro_dir"]] if f.get("repro_dir") else [])
+            rules = [rule_of_dir.get(os.path.realpath(d), "NOT REPLAYED") for d in dirs]
+            real = {r for r in rules if r not in ("agreed on replay",)}
+            ok = real and not any(r in ("UNEXPLAINED", "NOT REPLAYED") for r in real)
+            bad_findings += 0 if ok else 1
+            print(f"  {'' if ok else 'UNEXPLAINED '}{f['signature']} ({f['calls']} calls): "
+                  f"{', '.join(rules) if rules else 'no repro'}")
+    return 1 if unexplained or bad_findings else 0
 
 
 if __name__ == "__main__":
