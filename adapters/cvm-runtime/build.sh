@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the original CVM runtime from a checkout given by path (never copied into this
+# repository) and the cvmcheck worker against it.
+#
+#   bash adapters/cvm-runtime/build.sh CVM_RUNTIME_DIR [BUILD_DIR]
+#
+# BUILD_DIR defaults to build-cvm-runtime/ at the repository root (ignored by git). Results:
+#   BUILD_DIR/runtime/libcvm_runtime.so       the original's runtime library, formal + cpu backends
+#   BUILD_DIR/bin/cvm-runtime-worker          the worker (--device formal|cpu), rpath to the above
+#   BUILD_DIR/cvm-runtime.commit              the commit built (or "unknown (not a git checkout)")
+#
+# The runtime is configured with the options of its own cmake/config.cmake except that the
+# formal backend is switched on (ENABLE_CPU=ON ENABLE_FORMAL=ON ENABLE_CUDA=OFF
+# ENABLE_OPENCL=OFF) and only its runtime library target is built. Nothing in the checkout is
+# patched or written: the build is out of tree.
+#
+# CVM_RUNTIME_CXXFLAGS adds compiler flags to both builds, e.g. -D_GLIBCXX_ASSERTIONS (checked
+# std::vector::operator[], which makes the bug nms-shape-clear abort) or -fsanitize=address.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+src="${1:?usage: build.sh CVM_RUNTIME_DIR [BUILD_DIR]}"
+src="$(cd "$src" && pwd)"
+out="${2:-$root/build-cvm-runtime}"
+mkdir -p "$out/bin"
+out="$(cd "$out" && pwd)"
+
+[ -f "$src/CMakeLists.txt" ] && [ -f "$src/include/cvm/c_api.h" ] ||
+  { echo "build.sh: $src is not a cvm-runtime checkout" >&2; exit 2; }
+if [ -f "$src/config.cmake" ]; then
+  # The original's CMakeLists includes config.cmake from the source tree, which would override
+  # the options given here.
+  echo "build.sh: $src/config.cmake exists and would override the build options; move it away" >&2
+  exit 2
+fi
+if git -C "$src" rev-parse HEAD >/dev/null 2>&1; then
+  commit="$(git -C "$src" rev-parse HEAD)"
+  if [ -n "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then commit="$commit (modified)"; fi
+else
+  commit="unknown (not a git checkout)"
+fi
+echo "$commit" > "$out/cvm-runtime.commit"
+echo "build.sh: cvm-runtime $commit"
+
+jobs="${JOBS:-$(nproc)}"
+gen=()
+command -v ninja >/dev/null && gen=(-G Ninja)
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+cmake -S "$src" -B "$out/runtime" "${gen[@]}" "${launcher[@]}" \
+  -DENABLE_CPU=ON -DENABLE_FORMAL=ON -DENABLE_CUDA=OFF -DENABLE_OPENCL=OFF \
+  -DCMAKE_CXX_FLAGS="${CVM_RUNTIME_CXXFLAGS:-}" >/dev/null
+cmake --build "$out/runtime" --target cvm_runtime -j "$jobs"
+
+CXX="${CXX:-g++}"
+# -fsigned-char as the original's own build and test programs use.
+# shellcheck disable=SC2086
+$CXX -std=c++17 -O2 -fsigned-char -Wall -Wno-unknown-pragmas ${CVM_RUNTIME_CXXFLAGS:-} \
+  -I"$root/workers/include" -I"$src/include" \
+  "$here/worker.cc" -o "$out/bin/cvm-runtime-worker" \
+  -L"$out/runtime" -lcvm_runtime -Wl,-rpath,"$out/runtime" -pthread
+echo "build.sh: $out/bin/cvm-runtime-worker"

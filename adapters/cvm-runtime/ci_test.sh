@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The cvm-runtime adapter's test (ctest cvm_runtime_adapter): builds the original runtime from the
+# checkout named by CVM_RUNTIME_DIR and the worker against it, then replays golden/ on its formal
+# and cpu backends with their expected-failure lists: any unexpected failure, or an expected
+# failure that now passes, fails the test.
+#
+#   CVM_RUNTIME_DIR=/path/to/cvm-runtime bash adapters/cvm-runtime/ci_test.sh [CVMCHECK_BINARY]
+#
+# With CVMCHECK_BINARY (the ctest passes build/bin/cvmcheck) the replay is `cvmcheck golden verify`
+# with the worker as an exec backend; without it, replay_golden.py (numpy alone).
+#
+# Without CVM_RUNTIME_DIR (CI has no checkout of the original), or with one that is not a
+# cvm-runtime checkout, it prints the reason and exits 77, which ctest reports as skipped.
+# CVM_RUNTIME_BUILD_DIR chooses the build directory (default build-cvm-runtime/).
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+if [ -z "${CVM_RUNTIME_DIR:-}" ]; then
+  echo "SKIP: CVM_RUNTIME_DIR is not set: no checkout of the original CVM runtime" \
+       "(github.com/CortexFoundation/cvm-runtime) to build the adapter against"
+  exit 77
+fi
+if [ ! -f "$CVM_RUNTIME_DIR/include/cvm/c_api.h" ]; then
+  echo "SKIP: CVM_RUNTIME_DIR=$CVM_RUNTIME_DIR is not a cvm-runtime checkout (no include/cvm/c_api.h)"
+  exit 77
+fi
+if ! /usr/bin/python3 -c "import numpy" 2>/dev/null; then
+  echo "SKIP: /usr/bin/python3 has no numpy (Debian: python3-numpy), which replay_golden.py needs"
+  exit 77
+fi
+build="${CVM_RUNTIME_BUILD_DIR:-$root/build-cvm-runtime}"
+bash "$here/build.sh" "$CVM_RUNTIME_DIR" "$build" || { echo "FAIL: build.sh failed"; exit 1; }
+echo "cvm-runtime commit: $(cat "$build/cvm-runtime.commit")"
+cvmcheck="${1:-}"
+status=0
+for device in formal cpu; do
+  echo "== golden/ on cvm-runtime/$device"
+  # upsampling/example_scale_4096 runs (8192 x 8192 output) where the contract refuses it; the
+  # timeout bounds it (expected failure max-attr-inclusive).
+  if [ -n "$cvmcheck" ]; then
+    "$cvmcheck" golden verify "$root/golden" --call-timeout 20 \
+      --backend-def "cvm-runtime-$device=$build/bin/cvm-runtime-worker --device $device" \
+      --backend "cvm-runtime-$device" --xfail "$here/xfail-$device.txt" || status=1
+  else
+    /usr/bin/python3 "$here/replay_golden.py" --golden "$root/golden" --timeout 20 \
+      --worker "$build/bin/cvm-runtime-worker --device $device" \
+      --xfail "$here/xfail-$device.txt" || status=1
+  fi
+done
+exit $status
