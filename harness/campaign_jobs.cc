@@ -209,7 +209,10 @@ CampaignResult run_campaign_jobs(const Registry& registry, const CampaignOptions
         std::fprintf(stderr, "cvmcheck campaign job %d: %s\n", k + 1, e.what());
         status = 3;
       }
-      std::exit(status);  // runs static destructors: the job's workers are stopped politely
+      // No exit handlers: they belong to the parent (and a leak check would count the OpenMP
+      // pool inherited through fork). The job's own workers die with it (PR_SET_PDEATHSIG).
+      std::fflush(nullptr);
+      ::_exit(status);
     }
     pids.push_back(pid);
   }
