@@ -18,6 +18,7 @@
 #include "harness/campaign.h"
 #include "harness/campaign_jobs.h"
 #include "harness/diff.h"
+#include "optimized/kernels.h"
 
 namespace cvm::cli {
 namespace {
@@ -116,9 +117,15 @@ Action add_campaign_command(CLI::App& app) {
     }
     const int jobs = o->jobs > 0 ? o->jobs
                                  : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    // Each job starts its own external workers: a worker's pipes belong to one process.
+    // Each job starts its own external workers (a worker's pipes belong to one process), and
+    // runs the optimized kernels on one thread: the jobs already use every core, and OpenMP teams
+    // in each job would only contend for them.
     const auto start_workers = [&options, exec] {
       options.backends = resolve_backends(registry(), options.backends, exec);
+    };
+    const auto prepare_job = [&start_workers] {
+      opt::set_threads(1);
+      start_workers();
     };
     if (jobs == 1) start_workers();
     options.invalid_share = o->invalid_share;
@@ -161,7 +168,7 @@ Action add_campaign_command(CLI::App& app) {
     };
     const CampaignResult result =
         jobs == 1 ? run_campaign(registry(), options, progress)
-                  : run_campaign_jobs(registry(), options, jobs, start_workers, progress);
+                  : run_campaign_jobs(registry(), options, jobs, prepare_job, progress);
     if (!o->quiet && tty) std::cerr << "\n";
     std::cout << campaign_table(result);
     for (const ExecBackendInfo& w : exec_backends()) {
