@@ -14,45 +14,34 @@ bugs=(planted-max-clamps-at-zero:reduce planted-sum-error-class-swapped:reduce
       planted-broadcast-add-precision-too-small:broadcast)
 mkdir -p reports/fuzz-planted
 status=0
-for entry in "${bugs[@]}"; do
-  bug="${entry%%:*}"
-  target="${entry##*:}"
+# prove LABEL TARGET LOG VAR=VALUE TIMEOUT: the target, with the bug selected by the environment
+# assignment, must report a finding within the budget (TIMEOUT: libFuzzer's per-input limit).
+prove() {
+  local label="$1" target="$2" log="$3" setting="$4" timeout="$5" work start
   work=$(mktemp -d)
-  log="reports/fuzz-planted/${bug}.log"
   start=$(date +%s)
-  if CVMCHECK_PLANTED="$bug" build-fuzz/bin/fuzz_"$target" -max_total_time="$seconds" \
-      -timeout=10 -dict=fuzz/attrs.dict -artifact_prefix="$work/" "$work" "corpus/$target" \
-      >"$log" 2>&1; then
-    echo "$bug: NOT FOUND by fuzz_$target in ${seconds}s"
+  if env "$setting" build-fuzz/bin/fuzz_"$target" -max_total_time="$seconds" -timeout="$timeout" \
+      -dict=fuzz/attrs.dict -artifact_prefix="$work/" "$work" "corpus/$target" >"$log" 2>&1; then
+    echo "$label: NOT FOUND by fuzz_$target in ${seconds}s"
     status=1
   elif grep -q "cvmcheck finding" "$log"; then
-    echo "$bug: found by fuzz_$target after $(( $(date +%s) - start ))s"
+    echo "$label: found by fuzz_$target after $(( $(date +%s) - start ))s"
   else
-    echo "$bug: fuzz_$target failed for another reason (see $log)"
+    echo "$label: fuzz_$target failed for another reason (see $log)"
     status=1
   fi
   rm -rf "$work"
+}
+for entry in "${bugs[@]}"; do
+  bug="${entry%%:*}"
+  prove "$bug" "${entry##*:}" "reports/fuzz-planted/${bug}.log" "CVMCHECK_PLANTED=$bug" 10
 done
 # The same through the worker protocol: a planted broken worker (workers/planted/) fuzzed as an
 # external backend (CVMCHECK_WORKER) must be found too, as a wrong value and as a crash.
 workers=("wrong-value:elementwise" "crash --on-call 200:reduce")
 for entry in "${workers[@]}"; do
   mode="${entry%%:*}"
-  target="${entry##*:}"
-  work=$(mktemp -d)
-  log="reports/fuzz-planted/worker-${mode%% *}.log"
-  start=$(date +%s)
-  if CVMCHECK_WORKER="$PWD/build-fuzz/bin/broken_worker $mode" build-fuzz/bin/fuzz_"$target" \
-      -max_total_time="$seconds" -timeout=30 -dict=fuzz/attrs.dict -artifact_prefix="$work/" \
-      "$work" "corpus/$target" >"$log" 2>&1; then
-    echo "worker $mode: NOT FOUND by fuzz_$target in ${seconds}s"
-    status=1
-  elif grep -q "cvmcheck finding" "$log"; then
-    echo "worker $mode: found by fuzz_$target after $(( $(date +%s) - start ))s"
-  else
-    echo "worker $mode: fuzz_$target failed for another reason (see $log)"
-    status=1
-  fi
-  rm -rf "$work"
+  prove "worker $mode" "${entry##*:}" "reports/fuzz-planted/worker-${mode%% *}.log" \
+    "CVMCHECK_WORKER=$PWD/build-fuzz/bin/broken_worker $mode" 30
 done
 exit "$status"

@@ -52,7 +52,8 @@ Action add_campaign_command(CLI::App& app) {
     int max_repros = 20, repros_per_signature = 1;
     int64_t max_repro_bytes = 16 << 20;
     double shrink_seconds = 2;
-    std::vector<std::string> backend_list, xfail, xfail_for;
+    std::vector<std::string> backend_list;
+    XfailCli xfail;
     int jobs = 0;
     ExecCli exec;
   };
@@ -69,11 +70,7 @@ Action add_campaign_command(CLI::App& app) {
   sub->add_option("--backend", o->backend_list,
                   "One more backend (repeatable; for exec:COMMAND holding commas)");
   add_exec_options(sub, o->exec);
-  sub->add_option("--xfail", o->xfail,
-                  "Expected-failure list for every backend (docs/expected-failures.md); "
-                  "repeatable");
-  sub->add_option("--xfail-for", o->xfail_for,
-                  "BACKEND=FILE: an expected-failure list for one backend; repeatable");
+  add_xfail_options(sub, o->xfail);
   sub->add_option("--seed", o->seed, "Seed (default: random, printed; the same seed replays)");
   sub->add_option("--report", o->report,
                   "Directory for campaign.json, junit.xml and repro case directories");
@@ -133,7 +130,7 @@ Action add_campaign_command(CLI::App& app) {
     options.repros_per_signature = o->repros_per_signature;
     options.max_repro_bytes = o->max_repro_bytes;
     options.shrink_seconds = o->shrink_seconds;
-    options.expected = read_expectations(o->xfail, o->xfail_for);
+    options.expected = expectations(o->xfail);
     options.seed = o->seed != 0 ? o->seed : std::random_device{}() * 0x100000001ULL + 1;
     if (!o->shard.empty()) {
       int k = 0, n = 0;

@@ -48,6 +48,18 @@ ExecSettings exec_settings(const ExecCli& cli) {
   return settings;
 }
 
+void add_xfail_options(CLI::App* sub, XfailCli& cli) {
+  sub->add_option("--xfail", cli.for_all,
+                  "Expected-failure list for every backend (docs/expected-failures.md); "
+                  "repeatable");
+  sub->add_option("--xfail-for", cli.for_one,
+                  "BACKEND=FILE: an expected-failure list for one backend; repeatable");
+}
+
+ExpectationSet expectations(const XfailCli& cli) {
+  return read_expectations(cli.for_all, cli.for_one);
+}
+
 std::vector<std::string> defined_backend_names(const ExecSettings& settings) {
   std::vector<std::string> names;
   for (const std::string& def : settings.definitions) {

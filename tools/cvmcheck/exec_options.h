@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "harness/exec_backend.h"
+#include "harness/expectations.h"
 
 namespace cvm::cli {
 
@@ -18,6 +19,14 @@ void add_exec_options(CLI::App* sub, ExecCli& cli);
 
 // The settings, with --worker-memory parsed ("0" for no limit, or bytes with K/M/G).
 ExecSettings exec_settings(const ExecCli& cli);
+
+// --xfail FILE (every backend) and --xfail-for BACKEND=FILE, repeatable
+// (docs/expected-failures.md), as golden verify and campaign take them.
+struct XfailCli {
+  std::vector<std::string> for_all, for_one;
+};
+void add_xfail_options(CLI::App* sub, XfailCli& cli);
+ExpectationSet expectations(const XfailCli& cli);
 
 // The names of the --backend-def definitions, in order.
 std::vector<std::string> defined_backend_names(const ExecSettings& settings);

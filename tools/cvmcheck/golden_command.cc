@@ -13,7 +13,7 @@ Action add_golden_command(CLI::App& app) {
     GoldenOptions generate;
     std::string dir = "golden";
     std::vector<std::string> backends{"reference"};
-    std::vector<std::string> xfail, xfail_for;
+    XfailCli xfail;
     ExecCli exec;
   };
   auto o = std::make_shared<Options>();
@@ -33,11 +33,7 @@ Action add_golden_command(CLI::App& app) {
                      "Backend, or 'all' (default reference); repeatable; exec:COMMAND runs an "
                      "external worker");
   add_exec_options(verify, o->exec);
-  verify->add_option("--xfail", o->xfail,
-                     "Expected-failure list for every backend (docs/expected-failures.md); "
-                     "repeatable");
-  verify->add_option("--xfail-for", o->xfail_for,
-                     "BACKEND=FILE: an expected-failure list for one backend; repeatable");
+  add_xfail_options(verify, o->xfail);
   return [o, gen] {
     if (gen->parsed()) {
       const GoldenSummary s = generate_golden(registry(), o->generate);
@@ -47,7 +43,7 @@ Action add_golden_command(CLI::App& app) {
                 << kGoldenMaxCaseInputBytes << " bytes, listed in the manifest)\n";
       return kExitOk;
     }
-    const ExpectationSet xfail = read_expectations(o->xfail, o->xfail_for);
+    const ExpectationSet xfail = expectations(o->xfail);
     const ExecSettings exec = exec_settings(o->exec);
     std::vector<std::string> backends;
     for (const std::string& name : o->backends) {
