@@ -1,5 +1,7 @@
 #include "harness/diff.h"
 
+#include <functional>
+#include <map>
 #include <sstream>
 
 #include "cvmcheck/case.h"
@@ -58,15 +60,13 @@ std::vector<std::string> other_backends(const Registry& registry) {
   return names;
 }
 
-DiffResult diff_call(const Registry& registry, const Call& call,
-                     const std::vector<std::string>& backends) {
-  return diff_call_against(registry, call,
-                           run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs),
-                           backends);
-}
+namespace {
 
-DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome reference,
-                             const std::vector<std::string>& backends) {
+// The outcomes of external backends whose calls were sent before the reference ran.
+using PendingCalls = std::map<std::string, std::function<Outcome()>>;
+
+DiffResult diff_against(const Registry& registry, const Call& call, Outcome reference,
+                        const std::vector<std::string>& backends, PendingCalls& pending) {
   DiffResult result;
   result.reference = std::move(reference);
   if (call.expected && *call.expected != result.reference.kind) {
@@ -101,13 +101,45 @@ DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome
       run.skipped = true;
       run.skip_reason = "not implemented";
     } else {
-      run.outcome = run_op_outcome(registry, name, call.op, call.attrs, call.inputs);
+      const auto sent = pending.find(name);
+      if (sent != pending.end()) {
+        run.outcome = sent->second();
+        pending.erase(sent);
+      } else {
+        run.outcome = run_op_outcome(registry, name, call.op, call.attrs, call.inputs);
+      }
       run.difference = compare_outcomes(
           run.outcome, outputs_matter ? result.reference : judged_reference, name, "reference");
     }
     result.runs.push_back(std::move(run));
   }
   return result;
+}
+
+}  // namespace
+
+DiffResult diff_call(const Registry& registry, const Call& call,
+                     const std::vector<std::string>& backends) {
+  // External workers get the call first and compute while the reference runs (the harness's
+  // throughput through the protocol; docs/backend-protocol.md). Internal backends run in turn.
+  PendingCalls pending;
+  const OpInfo* op = registry.find_op(call.op);
+  for (const std::string& name : backends) {
+    const Backend* backend = registry.find_backend(name);
+    if (backend == nullptr || !backend->available || !backend->external_begin ||
+        pending.count(name) != 0 || (op != nullptr && !backend->implements(op->name))) {
+      continue;
+    }
+    pending[name] = backend->external_begin(call.op, call.attrs, call.inputs);
+  }
+  Outcome reference = run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
+  return diff_against(registry, call, std::move(reference), backends, pending);
+}
+
+DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome reference,
+                             const std::vector<std::string>& backends) {
+  PendingCalls pending;
+  return diff_against(registry, call, std::move(reference), backends, pending);
 }
 
 void write_repro(const Call& call, const Outcome& reference, const std::string& dir,

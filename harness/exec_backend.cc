@@ -67,6 +67,7 @@ std::string resolve_backend(Registry& registry, const std::string& name,
   options.command = backend.command;
   options.call_timeout_s = settings.call_timeout_s;
   options.memory_bytes = settings.memory_bytes;
+  options.spin_us = settings.spin_us;
   if (!settings.log_dir.empty()) {
     std::string file;
     for (char c : name) file += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
@@ -84,6 +85,11 @@ std::string resolve_backend(Registry& registry, const std::string& name,
   b.external = [client](const std::string& op, const nlohmann::json& attrs,
                         const std::vector<Tensor>& inputs) {
     return client->call(op, attrs, inputs);
+  };
+  b.external_begin = [client](const std::string& op, const nlohmann::json& attrs,
+                              const std::vector<Tensor>& inputs) -> std::function<Outcome()> {
+    client->begin(op, attrs, inputs);
+    return [client] { return client->finish(); };
   };
   registry.add_backend(std::move(b));
   started()[name] = std::move(backend);

@@ -17,6 +17,7 @@ struct ExecSettings {
   double call_timeout_s = 10;
   int64_t memory_bytes = int64_t{4} << 30;  // 0: no limit
   std::string log_dir;                      // the workers' stderr logs; empty: $TMPDIR
+  double spin_us = 0;                       // WorkerOptions::spin_us
 };
 
 inline constexpr const char* kExecPrefix = "exec:";

@@ -219,6 +219,7 @@ bool WorkerClient::write_frame(const std::string& frame, int64_t deadline_ns, bo
 
 bool WorkerClient::read_frame(std::string& payload, int64_t deadline_ns, bool& eof) {
   char chunk[65536];
+  int64_t spin_until = 0;
   for (;;) {
     if (read_buffer_.size() >= 4) {
       uint32_t len = 0;
@@ -251,6 +252,10 @@ bool WorkerClient::read_frame(std::string& payload, int64_t deadline_ns, bool& e
       eof = true;
       return false;
     }
+    // Polling a little before sleeping spares the worker a cross-CPU wake-up on its reply,
+    // which costs tens of microseconds on a VM; worth it only with a core to spare.
+    if (spin_until == 0) spin_until = now_ns() + static_cast<int64_t>(options_.spin_us * 1e3);
+    if (now_ns() < spin_until) continue;
     pollfd p{from_worker_, POLLIN, 0};
     const int ready = ::poll(&p, 1, remaining_ms(deadline_ns));
     if (ready == 0 && now_ns() >= deadline_ns) return false;
@@ -267,18 +272,28 @@ Outcome WorkerClient::failure(const std::string& kind, const std::string& messag
 
 Outcome WorkerClient::call(const std::string& op, const nlohmann::json& attrs,
                            const std::vector<Tensor>& inputs) {
+  begin(op, attrs, inputs);
+  return finish();
+}
+
+void WorkerClient::begin(const std::string& op, const nlohmann::json& attrs,
+                         const std::vector<Tensor>& inputs) {
+  if (pending_.active) (void)finish();  // an abandoned call (its caller threw): keep in step
+  pending_ = Pending{};
+  pending_.active = true;
   if (pid_ < 0) {
     try {
       ++restarts_;
       start();
     } catch (const std::exception& e) {
-      return failure("crash", concat("the worker could not be restarted: ", e.what()));
+      pending_.settled = failure("crash", concat("the worker could not be restarted: ", e.what()));
+      return;
     }
   }
   ++calls_;
-  const uint64_t id = next_id_++;
+  pending_.id = next_id_++;
   wire::Writer w(wire::MessageType::kCall);
-  w.u64(id);
+  w.u64(pending_.id);
   w.str(op);
   wire::encode_attrs(w, attrs_to_protocol(attrs));
   w.u32(static_cast<uint32_t>(inputs.size()));
@@ -288,30 +303,41 @@ Outcome WorkerClient::call(const std::string& op, const nlohmann::json& attrs,
                    i8 ? static_cast<const void*>(t.i8()) : static_cast<const void*>(t.i32()),
                    static_cast<size_t>(t.size()) * (i8 ? 1 : 4));
   }
-  const int64_t deadline = deadline_after(options_.call_timeout_s);
-  const auto crashed = [&](const std::string& when) {
-    const std::string how = exit_description();
-    const std::string tail = stderr_tail(400);
-    return failure("crash", concat("worker ", how, " ", when,
-                                   tail.empty() ? std::string() : "; stderr ends: " + tail));
-  };
-  const auto hung = [&] {
-    stop(/*polite=*/false);
-    return failure("hang", concat("no reply within ", options_.call_timeout_s,
-                                  " s (--call-timeout); the worker was killed"));
-  };
+  pending_.deadline_ns = deadline_after(options_.call_timeout_s);
   bool broken = false;
-  if (!write_frame(w.frame(), deadline, broken)) {
-    return broken ? crashed("before the call was sent") : hung();
+  if (!write_frame(w.frame(), pending_.deadline_ns, broken)) {
+    pending_.settled = broken ? crashed("before the call was sent") : hung();
   }
+}
+
+Outcome WorkerClient::crashed(const std::string& when) {
+  const std::string how = exit_description();
+  const std::string tail = stderr_tail(400);
+  return failure("crash", concat("worker ", how, " ", when,
+                                 tail.empty() ? std::string() : "; stderr ends: " + tail));
+}
+
+Outcome WorkerClient::hung() {
+  stop(/*polite=*/false);
+  return failure("hang", concat("no reply within ", options_.call_timeout_s,
+                                " s (--call-timeout); the worker was killed"));
+}
+
+Outcome WorkerClient::finish() {
+  if (!pending_.active) return failure("protocol_error", "no call is pending (a harness bug)");
+  Pending call = std::move(pending_);
+  pending_ = Pending{};
+  if (call.settled) return std::move(*call.settled);
   std::string payload;
   bool eof = false;
   wire::Reply reply;
   try {
-    if (!read_frame(payload, deadline, eof)) return eof ? crashed("during the call") : hung();
+    if (!read_frame(payload, call.deadline_ns, eof)) {
+      return eof ? crashed("during the call") : hung();
+    }
     reply = wire::decode_reply(payload);
-    if (reply.id != id) {
-      throw wire::ProtocolError(concat("reply for call ", reply.id, " where ", id,
+    if (reply.id != call.id) {
+      throw wire::ProtocolError(concat("reply for call ", reply.id, " where ", call.id,
                                        " was expected"));
     }
     if (!read_buffer_.empty()) {

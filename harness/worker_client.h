@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct WorkerOptions {
   double start_timeout_s = 30;     // start-up to the end of the handshake
   int64_t memory_bytes = int64_t{4} << 30;  // RLIMIT_AS of the worker; 0 for none
   std::string log_path;            // the worker's stderr (appended); empty: a file in $TMPDIR
+  double spin_us = 0;              // poll for a reply this long before sleeping on it
 };
 
 // The worker does not start or fails its handshake: names the command and the tail of stderr.
@@ -48,6 +50,13 @@ class WorkerClient {
   // failure) is restarted first; if it cannot be, the call is a "crash" failure.
   Outcome call(const std::string& op, const nlohmann::json& attrs,
                const std::vector<Tensor>& inputs);
+  // The same call in two halves, so the harness can run the reference while the worker
+  // computes: begin sends it (the call timeout starts now), finish waits for the reply. A
+  // begin while a call is pending first finishes (and drops) that one; finish with none
+  // pending is a protocol_error failure.
+  void begin(const std::string& op, const nlohmann::json& attrs,
+             const std::vector<Tensor>& inputs);
+  Outcome finish();
 
   int64_t calls() const { return calls_; }
   int64_t restarts() const { return restarts_; }
@@ -64,6 +73,8 @@ class WorkerClient {
   bool write_frame(const std::string& frame, int64_t deadline_ns, bool& broken);
   std::string exit_description();  // after the stream ended: how the process ended
   Outcome failure(const std::string& kind, const std::string& message);
+  Outcome crashed(const std::string& when);  // the stream ended: a crash failure, reaped
+  Outcome hung();                            // past the deadline: killed, a hang failure
 
   WorkerOptions options_;
   cvmcheck_worker::Hello hello_;
@@ -74,6 +85,13 @@ class WorkerClient {
   int64_t calls_ = 0;
   int64_t restarts_ = 0;
   std::string read_buffer_;
+  // The call begun and not finished: its id and deadline, or the failure it already met.
+  struct Pending {
+    bool active = false;
+    uint64_t id = 0;
+    int64_t deadline_ns = 0;
+    std::optional<Outcome> settled;
+  } pending_;
 };
 
 }  // namespace cvm

@@ -63,6 +63,10 @@ struct Outcome;
 // the operator name unresolved and the attribute object unparsed, so its own checks decide.
 using ExternalCall = std::function<Outcome(const std::string& op, const nlohmann::json& attrs,
                                            const std::vector<Tensor>& inputs)>;
+// The same call in two halves: sends it and returns what waits for its outcome, so the harness
+// runs the reference while the external process computes.
+using ExternalBegin = std::function<std::function<Outcome()>(
+    const std::string& op, const nlohmann::json& attrs, const std::vector<Tensor>& inputs)>;
 
 struct Backend {
   std::string name;
@@ -76,6 +80,7 @@ struct Backend {
   // Set on an external backend: every call goes to it whole (no kernels); external_ops holds
   // the canonical names of the operators its handshake listed.
   ExternalCall external;
+  ExternalBegin external_begin;  // optional
   std::set<std::string> external_ops;
 
   void add(const std::string& op, Kernel kernel) { kernels[op] = std::move(kernel); }

@@ -82,6 +82,25 @@ TEST(WorkerClient, ServedOptimizedAgreesWithInProcessOnEveryExample) {
   EXPECT_EQ(client.restarts(), 0);
 }
 
+// The diff engine sends a worker its call before running the reference (begin), and takes the
+// reply after (finish). A call begun and never finished (its caller threw) must not put the
+// stream out of step: the next begin drops its reply.
+TEST(WorkerClient, ABegunCallIsFinishedOrDroppedInStep) {
+  WorkerOptions options = options_for(std::string(CVMCHECK_BINARY) + " worker --backend reference");
+  options.spin_us = 50;  // the polling path too
+  WorkerClient client(options);
+  AbsCall c;
+  client.begin("abs", c.attrs, c.inputs);
+  EXPECT_FALSE(compare_outcomes(client.finish(), reference_abs()));
+  client.begin("abs", c.attrs, std::vector<Tensor>{});  // abandoned: a logic_error reply
+  client.begin("abs", c.attrs, c.inputs);
+  const Outcome in_step = client.finish();
+  EXPECT_FALSE(compare_outcomes(in_step, reference_abs())) << in_step.message;
+  EXPECT_EQ(client.finish().failure, "protocol_error");  // nothing pending
+  EXPECT_EQ(client.restarts(), 0);
+  EXPECT_EQ(client.calls(), 3);
+}
+
 TEST(WorkerClient, NonStringAttributesReachTheWorkerAsJson) {
   WorkerClient client(options_for(std::string(CVMCHECK_BINARY) + " worker --backend reference"));
   AbsCall c;

@@ -37,6 +37,11 @@ void add_exec_options(CLI::App* sub, ExecCli& cli) {
                   "Address-space limit of each worker (rlimit), e.g. 512M, 4G; 0: none "
                   "(default 4G)")
       ->group("External backends");
+  sub->add_option("--worker-spin-us", cli.settings.spin_us,
+                  "Microseconds to poll for a worker's reply before sleeping on it (default 0); "
+                  "helps only with a core to spare per worker (docs/backend-protocol.md)")
+      ->check(CLI::NonNegativeNumber)
+      ->group("External backends");
   sub->add_option("--worker-log-dir", cli.settings.log_dir,
                   "Directory for the workers' stderr logs (default: $TMPDIR)")
       ->group("External backends");
