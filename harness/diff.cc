@@ -1,5 +1,6 @@
 #include "harness/diff.h"
 
+#include <chrono>
 #include <sstream>
 
 #include "cvmcheck/case.h"
@@ -58,11 +59,24 @@ std::vector<std::string> other_backends(const Registry& registry) {
   return names;
 }
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+}  // namespace
+
 DiffResult diff_call(const Registry& registry, const Call& call,
                      const std::vector<std::string>& backends) {
-  return diff_call_against(registry, call,
-                           run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs),
-                           backends);
+  const Clock::time_point start = Clock::now();
+  Outcome reference = run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
+  const double reference_seconds = seconds_between(start, Clock::now());
+  DiffResult result = diff_call_against(registry, call, std::move(reference), backends);
+  result.reference_seconds = reference_seconds;
+  return result;
 }
 
 DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome reference,
@@ -101,9 +115,15 @@ DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome
       run.skipped = true;
       run.skip_reason = "not implemented";
     } else {
+      // Timed for the campaign's profile: a clock read costs tens of nanoseconds, a backend
+      // run tens of microseconds (docs/performance.md, "Harness throughput").
+      const Clock::time_point start = Clock::now();
       run.outcome = run_op_outcome(registry, name, call.op, call.attrs, call.inputs);
+      const Clock::time_point ran = Clock::now();
       run.difference = compare_outcomes(
           run.outcome, outputs_matter ? result.reference : judged_reference, name, "reference");
+      run.seconds = seconds_between(start, ran);
+      run.compare_seconds = seconds_between(ran, Clock::now());
     }
     result.runs.push_back(std::move(run));
   }
