@@ -181,7 +181,7 @@ else
   done
 fi
 if [ "${SCALING:-1}" != 0 ]; then
-  compare jobs1 "$head_bin" jobs2 "$head_bin" --jobs 1 -- --jobs 2
+  compare jobs1 "$head_bin" jobs2 "$head_bin" --jobs 1 --profile -- --jobs 2 --profile
 fi
 wall=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 busy_after=$(machine_busy)
@@ -243,6 +243,14 @@ median_run() {  # the number of LABEL's run with the median calls/s
   echo '```'
   sed -n '/^profile of /,/^profile: /p' "$out/this.$(median_run this).out"
   echo '```'
+  if [ "${SCALING:-1}" != 0 ]; then
+    echo
+    echo "With --jobs 2 (the median run; each phase summed over the two jobs):"
+    echo
+    echo '```'
+    sed -n '/^profile of /,/^profile: /p' "$out/jobs2.$(median_run jobs2).out"
+    echo '```'
+  fi
 } > "$out/report.md"
 echo
 cat "$out/report.md"
