@@ -1,5 +1,7 @@
 #include "harness/campaign.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
@@ -34,6 +36,23 @@ void count_outcome(CampaignCell& cell, OutcomeKind kind) {
   if (kind == OutcomeKind::kOk) ++cell.ok;
   if (kind == OutcomeKind::kLogicError) ++cell.logic_error;
   if (kind == OutcomeKind::kRuntimeError) ++cell.runtime_error;
+}
+
+// This process's page faults and CPU time so far (all threads).
+struct Usage {
+  int64_t minor_faults = 0, major_faults = 0;
+  double cpu_seconds = 0;
+};
+
+Usage usage_now() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  Usage out;
+  out.minor_faults = u.ru_minflt;
+  out.major_faults = u.ru_majflt;
+  out.cpu_seconds = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+                    static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+  return out;
 }
 
 std::string hex(uint64_t v) {
@@ -107,6 +126,11 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
 
   std::map<std::string, size_t> finding_index;  // signature -> its place in findings
   std::map<const ExpectationEntry*, EntryUse> uses;
+  // The profile's phases (CampaignResult::phase_seconds), summed per call; each compared
+  // backend's run time by its place in `compared` (the diff engine returns the runs in order).
+  double draw_seconds = 0, reference_seconds = 0, compare_seconds = 0;
+  std::vector<double> backend_seconds(compared.size(), 0.0);
+  const Usage usage_start = usage_now();
   const Clock::time_point start = Clock::now();
   double last_progress = 0;
   // `local` counts this shard's calls; `index` numbers the call in the whole campaign (the same
@@ -130,14 +154,22 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
     const OpGenerators* gens = generators_for(op);
     const uint64_t seed = case_seed(options.seed, index);
     Call call;
-    if (!draw_call(*gens, seed, options.invalid_share, call)) {
+    const Clock::time_point draw_start = Clock::now();
+    const bool drawn = draw_call(*gens, seed, options.invalid_share, call);
+    const Clock::time_point call_start = Clock::now();
+    draw_seconds += std::chrono::duration<double>(call_start - draw_start).count();
+    if (!drawn) {
       ++result.generator_failures;
       continue;
     }
-    const Clock::time_point call_start = Clock::now();
     CallVerdict verdict = judge_call(registry, call, compared, std::string(), std::string());
     result.op_seconds[op.name] += since(call_start);
     ++result.calls;
+    reference_seconds += verdict.diff.reference_seconds;
+    for (size_t k = 0; k < verdict.diff.runs.size() && k < backend_seconds.size(); ++k) {
+      backend_seconds[k] += verdict.diff.runs[k].seconds;
+      compare_seconds += verdict.diff.runs[k].compare_seconds;
+    }
 
     auto& row = result.table[op.name];
     count_outcome(row["reference"], verdict.diff.reference.kind);
@@ -252,6 +284,19 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
   }
   result.stale_expectations = stale_entries(options.expected, uses);
   result.seconds = since(start);
+  const Usage usage_end = usage_now();
+  result.minor_faults = usage_end.minor_faults - usage_start.minor_faults;
+  result.major_faults = usage_end.major_faults - usage_start.major_faults;
+  result.cpu_seconds = usage_end.cpu_seconds - usage_start.cpu_seconds;
+  double measured = draw_seconds + reference_seconds + compare_seconds;
+  result.phase_seconds["draw"] = draw_seconds;
+  result.phase_seconds["backend:reference"] = reference_seconds;
+  for (size_t k = 0; k < compared.size(); ++k) {
+    result.phase_seconds["backend:" + compared[k]] += backend_seconds[k];
+    measured += backend_seconds[k];
+  }
+  result.phase_seconds["compare"] = compare_seconds;
+  result.phase_seconds["bookkeeping"] = std::max(0.0, result.seconds - measured);
   return result;
 }
 
@@ -333,6 +378,9 @@ std::string campaign_json(const CampaignResult& result) {
   json["generator_failures"] = result.generator_failures;
   json["backends"] = result.backends;
   json["skipped_backends"] = result.skip_reasons;
+  json["phase_seconds"] = result.phase_seconds;
+  json["page_faults"] = {{"minor", result.minor_faults}, {"major", result.major_faults}};
+  json["cpu_seconds"] = result.cpu_seconds;
   for (const auto& [op, row] : result.table) {
     for (const auto& [backend, c] : row) {
       json["table"][op][backend] = {{"cases", c.cases},           {"ok", c.ok},

@@ -86,6 +86,17 @@ struct CampaignResult {
   // campaign that checked nothing for a backend must not pass silently.
   std::map<std::string, std::string> nothing_compared;
   std::map<std::string, double> op_seconds;  // time spent per operator
+  // Where the campaign's wall time went, in seconds (always measured: a few clock reads per
+  // backend run; docs/performance.md, "Harness throughput"): "draw" (the generators),
+  // "backend:<name>" for the reference and each compared backend (its run_op_outcome),
+  // "compare" (the outcome comparisons) and "bookkeeping" (the rest: the table, expected-failure
+  // matching, signatures, shrinking and repros, progress). With --jobs each is the sum over the
+  // jobs, so the phases add up to about jobs x seconds.
+  std::map<std::string, double> phase_seconds;
+  // What the campaign's process(es) used while it ran (getrusage, summed over jobs): page faults
+  // (minor: no I/O; major: read from disk) and CPU time (user + system, all threads).
+  int64_t minor_faults = 0, major_faults = 0;
+  double cpu_seconds = 0;
 };
 
 // Progress callback: called about every `progress_interval` seconds with the partial result.

@@ -74,6 +74,12 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
     }
   }
   if (j.contains("op_seconds")) r.op_seconds = j.at("op_seconds").get<std::map<std::string, double>>();
+  r.phase_seconds = j.value("phase_seconds", std::map<std::string, double>{});
+  if (j.contains("page_faults")) {
+    r.minor_faults = j.at("page_faults").value("minor", int64_t{0});
+    r.major_faults = j.at("page_faults").value("major", int64_t{0});
+  }
+  r.cpu_seconds = j.value("cpu_seconds", 0.0);
   for (const nlohmann::json& f : j.at("findings")) {
     CampaignFinding finding;
     finding.op = f.at("op");
@@ -117,6 +123,10 @@ CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
       for (const auto& [backend, cell] : row) add_cell(m.table[op][backend], cell);
     }
     for (const auto& [op, s] : r.op_seconds) m.op_seconds[op] += s;
+    for (const auto& [phase, s] : r.phase_seconds) m.phase_seconds[phase] += s;
+    m.minor_faults += r.minor_faults;
+    m.major_faults += r.major_faults;
+    m.cpu_seconds += r.cpu_seconds;
     for (const CampaignFinding& f : r.findings) by_key[f.key].push_back(&f);
     unexpected.insert(r.unexpected_passes.begin(), r.unexpected_passes.end());
     std::set<std::string> mine(r.stale_expectations.begin(), r.stale_expectations.end());

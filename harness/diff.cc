@@ -1,5 +1,6 @@
 #include "harness/diff.h"
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -62,6 +63,12 @@ std::vector<std::string> other_backends(const Registry& registry) {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
 // The outcomes of external backends whose calls were sent before the reference ran.
 using PendingCalls = std::map<std::string, std::function<Outcome()>>;
 
@@ -101,6 +108,10 @@ DiffResult diff_against(const Registry& registry, const Call& call, Outcome refe
       run.skipped = true;
       run.skip_reason = "not implemented";
     } else {
+      // Timed for the campaign's profile: a clock read costs tens of nanoseconds, a backend
+      // run tens of microseconds (docs/performance.md, "Harness throughput"). For a worker that
+      // computed while the reference ran, this is the wait for its reply.
+      const Clock::time_point start = Clock::now();
       const auto sent = pending.find(name);
       if (sent != pending.end()) {
         run.outcome = sent->second();
@@ -108,8 +119,11 @@ DiffResult diff_against(const Registry& registry, const Call& call, Outcome refe
       } else {
         run.outcome = run_op_outcome(registry, name, call.op, call.attrs, call.inputs);
       }
+      const Clock::time_point ran = Clock::now();
       run.difference = compare_outcomes(
           run.outcome, outputs_matter ? result.reference : judged_reference, name, "reference");
+      run.seconds = seconds_between(start, ran);
+      run.compare_seconds = seconds_between(ran, Clock::now());
     }
     result.runs.push_back(std::move(run));
   }
@@ -132,8 +146,12 @@ DiffResult diff_call(const Registry& registry, const Call& call,
     }
     pending[name] = backend->external_begin(call.op, call.attrs, call.inputs);
   }
+  const Clock::time_point start = Clock::now();
   Outcome reference = run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
-  return diff_against(registry, call, std::move(reference), backends, pending);
+  const double reference_seconds = seconds_between(start, Clock::now());
+  DiffResult result = diff_against(registry, call, std::move(reference), backends, pending);
+  result.reference_seconds = reference_seconds;
+  return result;
 }
 
 DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome reference,

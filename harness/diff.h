@@ -19,6 +19,9 @@ struct BackendRun {
   std::string skip_reason;          // "unavailable: no CUDA device", "not implemented"
   Outcome outcome;
   std::optional<Difference> difference;  // vs the reference
+  // Wall time of this backend's run (run_op_outcome) and of comparing its outcome with the
+  // reference's, in seconds (0 when skipped); the campaign's profile sums them.
+  double seconds = 0, compare_seconds = 0;
 };
 
 struct DiffResult {
@@ -26,6 +29,8 @@ struct DiffResult {
   std::vector<BackendRun> runs;     // the other backends, in the order asked
   // Set when the call carries an expected class and the reference gave another one.
   std::optional<std::string> expectation_failure;
+  // Wall time of the reference's run in seconds (set by diff_call; diff_call_against leaves 0).
+  double reference_seconds = 0;
 
   bool agree() const;               // no backend differs from the reference
   bool passed() const { return agree() && !expectation_failure; }

@@ -17,6 +17,7 @@
 #include "exec_options.h"
 #include "harness/campaign.h"
 #include "harness/campaign_jobs.h"
+#include "harness/campaign_profile.h"
 #include "harness/diff.h"
 #include "optimized/kernels.h"
 
@@ -48,7 +49,7 @@ Action add_campaign_command(CLI::App& app) {
     std::string ops, backends, report, shard;
     uint64_t seed = 0;
     double invalid_share = 0.3;
-    bool quiet = false, allow_nothing_compared = false;
+    bool quiet = false, allow_nothing_compared = false, profile = false;
     int max_repros = 20, repros_per_signature = 1;
     int64_t max_repro_bytes = 16 << 20;
     double shrink_seconds = 2;
@@ -99,6 +100,10 @@ Action add_campaign_command(CLI::App& app) {
                   "same calls, table and findings for any number")
       ->check(CLI::Range(0, 1024));
   sub->add_flag("--quiet", o->quiet, "No progress line");
+  sub->add_flag("--profile", o->profile,
+                "After the table, where the time went: draw, each backend's runs, compare and "
+                "bookkeeping (seconds, share, us per call), and calls/s, page faults per call and "
+                "CPUs used (ci/bench-harness.sh)");
   return [o] {
     CampaignOptions options;
     options.seconds = o->seconds;
@@ -173,6 +178,7 @@ Action add_campaign_command(CLI::App& app) {
                 << "', " << w.operators << " operators in its handshake, " << w.calls
                 << " calls, " << w.restarts << " restarts; stderr log " << w.log_path << "\n";
     }
+    if (o->profile) std::cout << campaign_profile(result, jobs);
     for (const CampaignFinding& f : result.findings) {
       if (!f.expected_by.empty()) continue;  // listed in the table; known and explained
       std::cout << "\nFINDING " << f.key << " (" << f.calls << " calls; first shown by case seed "

@@ -56,6 +56,9 @@ def merge(shards):
         "skipped_backends": {},
         "table": {},
         "op_seconds": {},
+        "phase_seconds": {},
+        "page_faults": {"minor": 0, "major": 0},
+        "cpu_seconds": 0.0,
         "findings": [],
     }
     for key in ("calls", "mismatching_calls", "repros_written", "repro_bytes",
@@ -72,6 +75,12 @@ def merge(shards):
                     into[k] += cell.get(k, 0)
         for op, t in s.get("op_seconds", {}).items():
             merged["op_seconds"][op] = merged["op_seconds"].get(op, 0.0) + t
+        # The profile (cvmcheck campaign --profile), summed over the shards like --jobs does.
+        for phase, t in s.get("phase_seconds", {}).items():
+            merged["phase_seconds"][phase] = merged["phase_seconds"].get(phase, 0.0) + t
+        for kind in ("minor", "major"):
+            merged["page_faults"][kind] += s.get("page_faults", {}).get(kind, 0)
+        merged["cpu_seconds"] += s.get("cpu_seconds", 0.0)
         for f in s["findings"]:
             known = by_signature.get(f["signature"])
             if known is None:

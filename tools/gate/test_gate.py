@@ -268,7 +268,9 @@ def _shard(index, count, calls, finding_calls):
             "findings": [{"op": "sum", "backend": "optimized", "signature": "sum|optimized|value",
                           "calls": finding_calls, "report": "r", "repro_dirs": ["d"],
                           "repro_dir": "d", "case_seed": 1, "rule": ""}] if finding_calls else [],
-            "nothing_compared": {}, "skipped_backends": {}}
+            "nothing_compared": {}, "skipped_backends": {},
+            "phase_seconds": {"draw": 1.0 * index, "bookkeeping": 0.5},
+            "page_faults": {"minor": 10 * index, "major": 0}, "cpu_seconds": 1.0}
 
 
 class CampaignMerge(unittest.TestCase):
@@ -279,6 +281,9 @@ class CampaignMerge(unittest.TestCase):
         self.assertEqual(len(merged["findings"]), 1)
         self.assertEqual(merged["findings"][0]["calls"], 5)
         self.assertEqual(merged["findings"][0]["repro_dirs"], ["d", "d"])
+        self.assertEqual(merged["phase_seconds"], {"draw": 3.0, "bookkeeping": 1.0})
+        self.assertEqual(merged["page_faults"], {"minor": 30, "major": 0})
+        self.assertEqual(merged["cpu_seconds"], 2.0)
         root = ET.fromstring(campaign_merge.junit(merged))
         self.assertEqual(root.get("failures"), "1")
 
