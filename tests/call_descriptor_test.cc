@@ -354,5 +354,51 @@ TEST(CallDescriptor, RecordsTheOptimizedBackendsThreads) {
   }
 }
 
+// ---- findings and the command line ----------------------------------------------------------
+
+int run_cli(const std::string& args, std::string& out) {
+  const std::string command = std::string(CVMCHECK_BINARY) + " " + args + " 2>/dev/null";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return -1;
+  char buffer[4096];
+  out.clear();
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(RunCall, ExitStatusesAsRunDir) {
+  std::string out;
+  // Shell quoting: the attribute's quote is escaped inside the descriptor.
+  const std::string ok =
+      "'op=sum attrs={\"axis\":\"(1,)\"} in0=i8:2x3:p8:[1,-2,0*3,127] backend=optimized threads=2'";
+  ASSERT_EQ(run_cli("run --call " + ok, out), 0) << out;
+  auto report = nlohmann::json::parse(out);
+  EXPECT_EQ(report["outcome"], "ok");
+  EXPECT_EQ(report["matches"], true);
+  EXPECT_EQ(report["backend"], "optimized");
+  EXPECT_EQ(report["threads"], 2);
+  EXPECT_EQ(report["outputs"][0]["shape"], nlohmann::json::array({2}));
+  // --backend overrides the descriptor's.
+  ASSERT_EQ(run_cli("run --call " + ok + " --backend optimized@3", out), 0) << out;
+  EXPECT_EQ(nlohmann::json::parse(out)["backend"], "optimized@3");
+  // A rule-breaking call with a quote in its attribute: both give logic_error, which matches.
+  Call bad;
+  bad.op = "sum";
+  bad.attrs = {{"axis", "it's"}};
+  bad.inputs.push_back(Tensor::from_values({2}, {1, 2}, 8));
+  bad.expected = OutcomeKind::kLogicError;
+  ASSERT_EQ(run_cli("run --call '" + format_call_descriptor(bad, "optimized", 0) + "'", out), 0)
+      << out;
+  EXPECT_EQ(nlohmann::json::parse(out)["outcome"], "logic_error");
+  // The expectation is part of the call: the oracle must give it.
+  bad.expected = OutcomeKind::kOk;
+  EXPECT_EQ(run_cli("run --call '" + format_call_descriptor(bad, "optimized", 0) + "'", out), 1)
+      << out;
+  EXPECT_EQ(run_cli("run --call 'op=sum in0=i32:3:p8:[1]'", out), 3);  // malformed: unreadable
+  EXPECT_EQ(run_cli("run", out), 2);
+  EXPECT_EQ(run_cli("run --call " + ok + " --backend no-such-backend", out), 2);
+}
+
 }  // namespace
 }  // namespace cvm
