@@ -367,6 +367,14 @@ int run_cli(const std::string& args, std::string& out) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+std::unique_ptr<Registry> registry_with(const PlantedBug& bug) {
+  auto r = std::make_unique<Registry>();
+  ops::add_all_ops(*r);
+  r->add_backend(ref::make_backend());
+  r->add_backend(make_planted_backend(*r->find_backend("reference"), bug));
+  return r;
+}
+
 TEST(RunCall, ExitStatusesAsRunDir) {
   std::string out;
   // Shell quoting: the attribute's quote is escaped inside the descriptor.
@@ -398,6 +406,109 @@ TEST(RunCall, ExitStatusesAsRunDir) {
   EXPECT_EQ(run_cli("run --call 'op=sum in0=i32:3:p8:[1]'", out), 3);  // malformed: unreadable
   EXPECT_EQ(run_cli("run", out), 2);
   EXPECT_EQ(run_cli("run --call " + ok + " --backend no-such-backend", out), 2);
+}
+
+// A planted bug's campaign finding carries the descriptor of its shrunk repro call; the table
+// prints it, the report's __REPRO lines give both forms, and `cvmcheck run --call` replays it
+// (the bug on the planted backend, a pass on the reference).
+TEST(RunCall, ACampaignFindingsDescriptorReplaysIt) {
+  const PlantedBug* bug = nullptr;
+  for (const PlantedBug& b : planted_bugs()) {
+    if (!b.invalid_calls && bug == nullptr) bug = &b;
+  }
+  ASSERT_NE(bug, nullptr);
+  const auto r = registry_with(*bug);
+  const std::string root = ::testing::TempDir() + "/descriptor-repros";
+  std::filesystem::remove_all(root);
+  CampaignOptions options;
+  options.seconds = 120;
+  options.max_cases = 2000;
+  options.ops = {bug->op};
+  options.backends = {bug->backend};
+  options.seed = 4242;
+  options.invalid_share = 0;
+  options.repro_root = root;
+  const CampaignResult result = run_campaign(*r, options);
+  ASSERT_EQ(result.findings.size(), 1u) << campaign_table(result);
+  const CampaignFinding& f = result.findings.front();
+  ASSERT_FALSE(f.descriptor.empty()) << f.descriptor_note;
+  EXPECT_TRUE(printable_line(f.descriptor));
+  EXPECT_NE(campaign_table(result).find("  call: '" + f.descriptor + "'"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(campaign_json(result))["findings"][0]["descriptor"],
+            f.descriptor);
+  EXPECT_NE(f.summary.find("descriptor: " + f.descriptor), std::string::npos) << f.summary;
+  EXPECT_NE(f.summary.find("__REPRO: cvmcheck run " + f.repro_dir + " --backend " + bug->backend),
+            std::string::npos)
+      << f.summary;
+  EXPECT_NE(f.summary.find("__REPRO: cvmcheck run --call '" + f.descriptor + "'"),
+            std::string::npos)
+      << f.summary;
+  // The descriptor is the saved repro's call, exactly.
+  const CallDescriptor parsed = parse_call_descriptor(f.descriptor);
+  EXPECT_EQ(parsed.backend, bug->backend);
+  const CaseSpec spec = read_case(f.repro_dir);
+  Call saved;
+  saved.op = spec.op;
+  saved.attrs = spec.attrs;
+  saved.inputs = load_inputs(f.repro_dir, spec);
+  Call from_descriptor = parsed.call;
+  from_descriptor.expected.reset();  // the case directory holds the outcome, not the call's class
+  from_descriptor.rule.clear();
+  from_descriptor.rule_id.clear();
+  EXPECT_EQ(call_difference(saved, from_descriptor), "");
+
+  std::string out;
+  const std::string env = "CVMCHECK_PLANTED=" + bug->backend + " ";
+  const std::string command = std::string(CVMCHECK_BINARY) + " run --call '" + f.descriptor + "'";
+  FILE* pipe = ::popen((env + command + " 2>/dev/null").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1) << out;
+  EXPECT_EQ(nlohmann::json::parse(out)["matches"], false) << out;
+  ASSERT_EQ(run_cli("run --call '" + f.descriptor + "' --backend reference", out), 0) << out;
+}
+
+// With several repros per signature, a shrunk call the finding has saved already (the same
+// descriptor) is not written again: every repro directory holds a different call.
+TEST(RunCall, RepeatedShrunkCallsAreSavedOnce) {
+  const PlantedBug& bug = planted_bugs().front();
+  const auto r = registry_with(bug);
+  const std::string root = ::testing::TempDir() + "/descriptor-dedup";
+  std::filesystem::remove_all(root);
+  CampaignOptions options;
+  options.seconds = 120;
+  options.max_cases = 400;
+  options.ops = {bug.op};
+  options.backends = {bug.backend};
+  options.seed = 99;
+  options.invalid_share = bug.invalid_calls ? 1.0 : 0.0;
+  options.repro_root = root;
+  options.repros_per_signature = 20;
+  options.shrink_seconds = 1;
+  const CampaignResult result = run_campaign(*r, options);
+  ASSERT_FALSE(result.findings.empty());
+  std::set<std::string> calls;
+  int64_t dirs = 0, duplicates = 0;
+  for (const CampaignFinding& f : result.findings) {
+    duplicates += f.duplicate_repros;
+    for (const std::string& dir : f.repro_dirs) {
+      const CaseSpec spec = read_case(dir);
+      Call call;
+      call.op = spec.op;
+      call.attrs = spec.attrs;
+      call.inputs = load_inputs(dir, spec);
+      EXPECT_TRUE(calls.insert(f.key + " " + format_call_descriptor(call, "", 0)).second)
+          << dir << " repeats a saved call";
+      ++dirs;
+    }
+  }
+  std::cout << bug.backend << ": " << dirs << " repros, " << duplicates
+            << " shrunk calls not saved again, " << result.mismatches << " failing calls\n";
+  EXPECT_GT(dirs, 0);
+  EXPECT_LE(dirs, options.max_repros);
 }
 
 }  // namespace
