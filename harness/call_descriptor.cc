@@ -102,25 +102,32 @@ std::optional<ValueGenerator> recognise(const Tensor& t) {
   return gen;
 }
 
-// The values as list items, runs of three or more as v*count.
-std::vector<std::string> inline_items(const Tensor& t) {
-  std::vector<std::string> items;
+// Calls f(value, count) for each run of equal values.
+template <typename F>
+void for_each_run(const Tensor& t, F&& f) {
   for (int64_t i = 0; i < t.size();) {
     const int32_t v = t.get(i);
     int64_t run = 1;
     while (i + run < t.size() && t.get(i + run) == v) ++run;
-    if (run >= 3) {
-      items.push_back(std::to_string(v) + "*" + std::to_string(run));
-    } else {
-      for (int64_t k = 0; k < run; ++k) items.push_back(std::to_string(v));
-    }
+    if (!f(v, run)) return;
     i += run;
   }
+}
+
+// The number of items of the inline list: a run of three or more is one item (v*count).
+size_t inline_item_count(const Tensor& t) {
+  size_t items = 0;
+  for_each_run(t, [&items](int32_t, int64_t run) {
+    items += run >= 3 ? 1 : static_cast<size_t>(run);
+    return true;
+  });
   return items;
 }
 
-std::string tensor_text(const Tensor& t) {
-  std::string out = t.dtype() == DType::kInt8 ? "i8:" : "i32:";
+// Appends the tensor's text; false (out then unspecified) once `out` is over `limit` characters,
+// so that a bounded descriptor of a huge tensor stops early.
+bool append_tensor(std::string& out, const Tensor& t, size_t limit) {
+  out += t.dtype() == DType::kInt8 ? "i8:" : "i32:";
   if (t.shape().empty()) {
     out += "-";
   } else {
@@ -129,16 +136,45 @@ std::string tensor_text(const Tensor& t) {
     }
   }
   out += ":p" + std::to_string(t.precision()) + ":";
-  std::vector<std::string> items = inline_items(t);
-  if (items.size() > kMaxInlineItems) {
+  if (inline_item_count(t) > kMaxInlineItems) {
     if (const std::optional<ValueGenerator> gen = recognise(t)) {
-      return out + "rand(" + std::to_string(gen->seed) + "," + std::to_string(gen->lo) + "," +
+      out += "rand(" + std::to_string(gen->seed) + "," + std::to_string(gen->lo) + "," +
              std::to_string(gen->hi) + ")";
+      return out.size() <= limit;
     }
   }
   out += "[";
-  for (size_t k = 0; k < items.size(); ++k) out += (k ? "," : "") + items[k];
-  return out + "]";
+  bool first = true;
+  for_each_run(t, [&](int32_t v, int64_t run) {
+    const std::string value = std::to_string(v);
+    if (run >= 3) {
+      out += (first ? "" : ",") + value + "*" + std::to_string(run);
+    } else {
+      for (int64_t k = 0; k < run; ++k) out += (first && k == 0 ? "" : ",") + value;
+    }
+    first = false;
+    return out.size() <= limit;
+  });
+  out += "]";
+  return out.size() <= limit;
+}
+
+// The descriptor, or nullopt once it is over `limit` characters.
+std::optional<std::string> format_bounded(const Call& call, const std::string& backend,
+                                          int threads, size_t limit) {
+  std::string out = "op=" + name_token(call.op, "the operator name");
+  out += " attrs=" + safe_json(call.attrs, "the attributes");
+  for (size_t k = 0; k < call.inputs.size(); ++k) {
+    out += " in" + std::to_string(k) + "=";
+    if (!append_tensor(out, call.inputs[k], limit)) return std::nullopt;
+  }
+  if (call.expected) out += std::string(" expect=") + outcome_name(*call.expected);
+  if (!call.rule.empty()) out += " rule=" + name_token(call.rule, "the rule");
+  if (!call.rule_id.empty()) out += " rule_id=" + name_token(call.rule_id, "the rule id");
+  if (!backend.empty()) out += " backend=" + name_token(backend, "the backend name");
+  if (threads > 0) out += " threads=" + std::to_string(threads);
+  if (out.size() > limit) return std::nullopt;
+  return out;
 }
 
 // ---- parsing ------------------------------------------------------------------------------
@@ -372,26 +408,11 @@ int backend_threads(const std::string& backend) {
 }
 
 std::string format_call_descriptor(const CallDescriptor& d) {
-  const Call& call = d.call;
-  std::string out = "op=" + name_token(call.op, "the operator name");
-  out += " attrs=" + safe_json(call.attrs, "the attributes");
-  for (size_t k = 0; k < call.inputs.size(); ++k) {
-    out += " in" + std::to_string(k) + "=" + tensor_text(call.inputs[k]);
-  }
-  if (call.expected) out += std::string(" expect=") + outcome_name(*call.expected);
-  if (!call.rule.empty()) out += " rule=" + name_token(call.rule, "the rule");
-  if (!call.rule_id.empty()) out += " rule_id=" + name_token(call.rule_id, "the rule id");
-  if (!d.backend.empty()) out += " backend=" + name_token(d.backend, "the backend name");
-  if (d.threads > 0) out += " threads=" + std::to_string(d.threads);
-  return out;
+  return *format_bounded(d.call, d.backend, d.threads, std::numeric_limits<size_t>::max());
 }
 
 std::string format_call_descriptor(const Call& call, const std::string& backend, int threads) {
-  CallDescriptor d;
-  d.call = call;
-  d.backend = backend;
-  d.threads = threads;
-  return format_call_descriptor(d);
+  return *format_bounded(call, backend, threads, std::numeric_limits<size_t>::max());
 }
 
 std::string format_call_descriptor(const Call& call, const std::string& backend) {
@@ -400,22 +421,21 @@ std::string format_call_descriptor(const Call& call, const std::string& backend)
 
 std::optional<std::string> compact_call_descriptor(const Call& call, const std::string& backend,
                                                    std::string* why_not) {
-  std::string text;
+  std::optional<std::string> text;
   try {
-    text = format_call_descriptor(call, backend);
+    text = format_bounded(call, backend, backend_threads(backend), kMaxCompactDescriptorChars);
   } catch (const LogicError& e) {
     if (why_not != nullptr) *why_not = e.what();
     return std::nullopt;
   }
-  if (text.size() <= kMaxCompactDescriptorChars) return text;
-  if (why_not != nullptr) {
+  if (!text && why_not != nullptr) {
     *why_not = concat("the call's ", input_elements(call),
                       " input elements are arbitrary values (not runs, not from the value "
-                      "generator): its descriptor takes ",
-                      text.size(), " characters, over the ", kMaxCompactDescriptorChars,
-                      " of one line; replay its case directory");
+                      "generator): its descriptor is over the ",
+                      kMaxCompactDescriptorChars, " characters of one line; replay its case "
+                      "directory");
   }
-  return std::nullopt;
+  return text;
 }
 
 CallDescriptor parse_call_descriptor(const std::string& text) {

@@ -328,6 +328,14 @@ TEST(CallDescriptor, LargeGeneratedTensorsUseTheGeneratorForm) {
   EXPECT_FALSE(compact_call_descriptor(call, "optimized", &why).has_value());
   EXPECT_NE(why.find("replay its case directory"), std::string::npos) << why;
 
+  // A bounded descriptor stops at the bound: four million arbitrary values are not printed in
+  // full to find out that they do not fit.
+  std::vector<int32_t> ramp(1 << 22);
+  for (size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<int32_t>(i % 1000);
+  call.inputs = {Tensor::from_values({1 << 22}, ramp, 10)};
+  EXPECT_FALSE(compact_call_descriptor(call, "optimized", &why).has_value());
+  EXPECT_NE(why.find("4194304 input elements"), std::string::npos) << why;
+
   // Runs of one value compress, whatever the size.
   call.inputs = {Tensor::zeros(DType::kInt32, {1 << 20}, 1)};
   EXPECT_EQ(format_call_descriptor(call, "", 0), "op=elemwise_add attrs={} in0=i32:1048576:p1:[0*1048576]");
