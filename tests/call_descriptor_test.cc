@@ -131,6 +131,11 @@ TEST(CallDescriptor, PrintsTheDocumentedSyntax) {
   EXPECT_NE(external.find(" backend=\"exec:w --a \\u0027b\\u0027\""), std::string::npos)
       << external;
   EXPECT_EQ(parse_call_descriptor(external).backend, "exec:w --a 'b'");
+  // Hand-written text may be non-canonical (any order, more spaces, rand for a small tensor,
+  // attrs left out); it prints canonically.
+  EXPECT_EQ(format_call_descriptor(parse_call_descriptor(
+                "  threads=2   backend=optimized in0=i32:3:p8:rand(9,4,4) op=relu  ")),
+            "op=relu attrs={} in0=i32:3:p8:[4*3] backend=optimized threads=2");
 }
 
 TEST(CallDescriptor, NonStringAndNonAsciiAttributesRoundTrip) {
