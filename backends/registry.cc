@@ -3,6 +3,7 @@
 #include "backends/registry.h"
 
 #include "cuda/plan.h"
+#include "harness/call_descriptor.h"
 #include "harness/planted.h"
 #include "ops/schema.h"
 #include "optimized/kernels.h"
@@ -22,6 +23,11 @@ Registry& registry() {
     r.add_backend(cuda::make_host_backend());    // the CUDA kernels' logic on the CPU, always
     r.add_backend(cuda::make_device_backend());  // unavailable (with why) without a GPU
     add_planted_from_env(r);  // test-only backends, opt-in
+    // Call descriptors record the thread count of the backends that take it from the process:
+    // optimized and its ISA variants (optimized@3's name fixes its own).
+    set_backend_threads_query([](const std::string& backend) {
+      return backend == "optimized" || backend.rfind("optimized/", 0) == 0 ? opt::threads() : 0;
+    });
     return r;
   }();
   return instance;

@@ -5,11 +5,13 @@
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "cvmcheck/errors.h"
+#include "harness/call_descriptor.h"
 #include "harness/generators.h"
 #include "harness/shrink.h"
 #include "harness/verdict.h"
@@ -85,6 +87,22 @@ bool draw_call(const OpGenerators& gens, uint64_t seed, double invalid_share, Ca
   }
 }
 
+// The exact descriptor of a call (of any length), identifying it; empty for a call that has
+// none (attributes that are not valid UTF-8).
+std::string exact_descriptor(const Call& call, const std::string& backend) {
+  try {
+    return format_call_descriptor(call, backend);
+  } catch (const LogicError&) {
+    return "";
+  }
+}
+
+void describe_finding(CampaignFinding& finding, const Call& call, const std::string& backend) {
+  finding.descriptor_note.clear();
+  finding.descriptor =
+      compact_call_descriptor(judged_call(call), backend, &finding.descriptor_note).value_or("");
+}
+
 }  // namespace
 
 CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
@@ -125,6 +143,9 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
   }
 
   std::map<std::string, size_t> finding_index;  // signature -> its place in findings
+  // Per finding, the exact descriptors of the calls its repros hold: a shrunk call already saved
+  // is the same call (the descriptor names it exactly), so it is not written again.
+  std::map<size_t, std::set<std::string>> saved_calls;
   std::map<const ExpectationEntry*, EntryUse> uses;
   // The profile's phases (CampaignResult::phase_seconds), summed per call; each compared
   // backend's run time by its place in `compared` (the diff engine returns the runs in order).
@@ -220,6 +241,7 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
       if (expected_by != nullptr) {
         finding.expected_by = expected_by->source + ": " + expected_by->reason;
       }
+      describe_finding(finding, call, finding.backend);
       result.findings.push_back(std::move(finding));
     }
     CampaignFinding& finding = result.findings[slot->second];
@@ -249,6 +271,12 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
       saved = std::move(shrunk.call);
       verdict = std::move(shrunk.verdict);
     }
+    const std::string saved_backend = verdict.diff.failing_backend();
+    const std::string exact = exact_descriptor(judged_call(saved), saved_backend);
+    if (!exact.empty() && !saved_calls[slot->second].insert(exact).second) {
+      ++finding.duplicate_repros;  // shrunk to a call this finding's repros hold already
+      continue;
+    }
     save_repro(saved, (std::filesystem::path(options.repro_root) / (op.name + "-" + hex(seed))).string(),
                verdict, note);
     ++result.repros_written;
@@ -260,6 +288,7 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
       finding.repro_dir = verdict.repro_dir;
       finding.case_seed = seed;
       finding.summary = verdict.report;
+      describe_finding(finding, saved, saved_backend);
     }
   }
   for (const std::string& name : compared) {
@@ -346,6 +375,14 @@ std::string campaign_table(const CampaignResult& result) {
                 ? ", no repro written (repro bound reached)"
                 : ", repro " + f.repro_dir + " (" + std::to_string(f.shrunk_elements) +
                       " input elements, drawn with " + std::to_string(f.original_elements) + ")")
+        << (f.duplicate_repros > 0
+                ? ", " + std::to_string(f.duplicate_repros) + " more shrunk to a saved call"
+                : std::string())
+        << "\n";
+    // The exact call (the repro's, shrunk), replayable with `cvmcheck run --call '...'`.
+    out << "  call: "
+        << (f.descriptor.empty() ? "(no descriptor: " + f.descriptor_note + ")"
+                                 : "'" + f.descriptor + "'")
         << "\n";
   }
   for (const std::string& line : result.unexpected_passes) out << "unexpected pass: " << line << "\n";
@@ -404,6 +441,9 @@ std::string campaign_json(const CampaignResult& result) {
                                 {"repro_input_elements", f.shrunk_elements},
                                 {"expected_by", f.expected_by},
                                 {"first_index", f.first_index},
+                                {"descriptor", f.descriptor},
+                                {"descriptor_note", f.descriptor_note},
+                                {"duplicate_repros", f.duplicate_repros},
                                 {"report", f.summary}});
   }
   return json.dump(2) + "\n";

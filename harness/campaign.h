@@ -64,6 +64,13 @@ struct CampaignFinding {
   int64_t original_elements = 0, shrunk_elements = 0;  // the first repro's inputs, drawn/saved
   std::string expected_by;  // an expected failure: the entry's "FILE:LINE: reason"
   uint64_t first_index = 0;  // the first failing call's index in the campaign
+  // The one-line call descriptor (harness/call_descriptor.h) of the repro's saved (shrunk) call
+  // on `backend`, or of the first failing call when no repro was written; empty when the call
+  // has none short enough for one line, and then `descriptor_note` says why.
+  std::string descriptor, descriptor_note;
+  // Repros not written because the shrunk call was one this finding had saved already (the same
+  // descriptor: the same call); only with repros_per_signature above 1.
+  int64_t duplicate_repros = 0;
 };
 
 struct CampaignResult {

@@ -95,6 +95,9 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
     finding.expected_by = f.value("expected_by", std::string());
     finding.first_index = f.value("first_index", uint64_t{0});
     finding.summary = f.value("report", std::string());
+    finding.descriptor = f.value("descriptor", std::string());
+    finding.descriptor_note = f.value("descriptor_note", std::string());
+    finding.duplicate_repros = f.value("duplicate_repros", int64_t{0});
     r.findings.push_back(std::move(finding));
   }
   return r;

@@ -7,6 +7,7 @@
 
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
+#include "harness/call_descriptor.h"
 #include "harness/exec_backend.h"
 
 namespace cvm {
@@ -29,6 +30,11 @@ std::string DiffResult::failing_backend() const {
 std::string DiffResult::report(const Call& call) const {
   std::ostringstream out;
   out << "call: " << describe_call(call) << "\n";
+  std::string why_not;
+  const std::string failing = failing_backend();
+  const std::optional<std::string> descriptor =
+      compact_call_descriptor(call, failing.empty() ? "reference" : failing, &why_not);
+  out << "descriptor: " << (descriptor ? *descriptor : "(none: " + why_not + ")") << "\n";
   out << "reference: " << outcome_name(reference.kind)
       << (reference.rule.empty() ? "" : " [" + reference.rule + "]")
       << (reference.message.empty() ? "" : " (" + reference.message + ")") << "\n";
@@ -173,6 +179,16 @@ void write_repro(const Call& call, const Outcome& reference, const std::string& 
 
 std::string repro_line(const std::string& dir, const std::string& backend) {
   return "__REPRO: cvmcheck run " + dir + " " + backend_cli_args(backend);
+}
+
+std::string repro_call_line(const Call& call, const std::string& backend) {
+  std::string why_not;
+  const std::optional<std::string> descriptor = compact_call_descriptor(call, backend, &why_not);
+  if (!descriptor) return "# no __REPRO --call line: " + why_not;
+  const std::string definition = backend_definition_args(backend);
+  // The descriptor holds no single quote, so one pair of quotes is enough for any shell.
+  return "__REPRO: cvmcheck run --call '" + *descriptor + "'" +
+         (definition.empty() ? "" : " " + definition);
 }
 
 }  // namespace cvm

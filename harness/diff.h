@@ -36,8 +36,10 @@ struct DiffResult {
   bool passed() const { return agree() && !expectation_failure; }
   // The first failing backend ("reference" for an expectation failure), or empty.
   std::string failing_backend() const;
-  // A precise multi-line account: call, each differing backend, first differing index with both
-  // values and the input values at that index where an input has the output's shape.
+  // A precise multi-line account: call, its one-line descriptor for the failing backend
+  // (harness/call_descriptor.h; or why it has none), each differing backend, first differing
+  // index with both values and the input values at that index where an input has the output's
+  // shape.
   std::string report(const Call& call) const;
 };
 
@@ -62,5 +64,9 @@ void write_repro(const Call& call, const Outcome& reference, const std::string& 
 
 // "__REPRO: cvmcheck run DIR --backend NAME"
 std::string repro_line(const std::string& dir, const std::string& backend);
+// The same call without its directory: "__REPRO: cvmcheck run --call 'DESCRIPTOR'" (plus
+// --backend-def for a backend defined by one), or, where the call has no descriptor short enough
+// for one line (harness/call_descriptor.h), a comment "# no __REPRO --call line: WHY".
+std::string repro_call_line(const Call& call, const std::string& backend);
 
 }  // namespace cvm

@@ -113,6 +113,12 @@ std::string backend_cli_args(const std::string& backend) {
          backend;
 }
 
+std::string backend_definition_args(const std::string& backend) {
+  const auto it = started().find(backend);
+  if (it == started().end() || !it->second.defined) return "";
+  return "--backend-def " + shell_quote(backend + "=" + it->second.command);
+}
+
 std::vector<ExecBackendInfo> exec_backends() {
   std::vector<ExecBackendInfo> out;
   for (const auto& [name, backend] : started()) {

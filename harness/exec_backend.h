@@ -37,6 +37,8 @@ std::vector<std::string> resolve_backends(Registry& registry,
 // The command-line arguments that select `backend` again in a new process (for __REPRO lines):
 // "--backend NAME", "--backend 'exec:CMD'", or "--backend-def 'NAME=CMD' --backend NAME".
 std::string backend_cli_args(const std::string& backend);
+// Only the definition part: "--backend-def 'NAME=CMD'" for a backend defined by one, else "".
+std::string backend_definition_args(const std::string& backend);
 
 // The external backends registered so far, with their worker's statistics, for reports.
 struct ExecBackendInfo {

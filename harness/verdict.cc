@@ -4,13 +4,18 @@
 
 namespace cvm {
 
+Call judged_call(const Call& call) {
+  Call judged = call;
+  if (!judged.expected) judged.expected = OutcomeKind::kOk;
+  return judged;
+}
+
 CallVerdict judge_call(const Registry& registry, const Call& call,
                        const std::vector<std::string>& backends, const std::string& repro_root,
                        const std::string& name) {
   CallVerdict verdict;
-  Call judged = call;
   // A valid call is expected to succeed on the oracle.
-  if (!judged.expected) judged.expected = OutcomeKind::kOk;
+  const Call judged = judged_call(call);
   verdict.diff = diff_call(registry, judged, backends);
   verdict.passed = verdict.diff.passed();
   if (verdict.passed) return verdict;
@@ -31,7 +36,9 @@ void save_repro(const Call& call, const std::string& dir, CallVerdict& verdict,
   rule_outcome.kind = call.expected.value_or(OutcomeKind::kOk);
   write_repro(call, verdict.diff.expectation_failure ? rule_outcome : verdict.diff.reference, dir,
               note);
-  verdict.report += repro_line(dir, verdict.diff.failing_backend()) + "\n";
+  const std::string backend = verdict.diff.failing_backend();
+  verdict.report += repro_line(dir, backend) + "\n";
+  verdict.report += repro_call_line(judged_call(call), backend) + "\n";
 }
 
 int64_t directory_bytes(const std::string& dir) {

@@ -18,6 +18,10 @@ struct CallVerdict {
   std::string repro_dir;   // set when a repro was written
 };
 
+// The call as judge_call judges it: a call without an expected class is expected to succeed on
+// the reference (expect=ok in its descriptor, so that `cvmcheck run --call` judges it the same).
+Call judged_call(const Call& call);
+
 // Runs `call` through the diff engine against `backends`. A valid call (no `expected`) must give
 // ok on the reference. When it fails and `repro_root` is non-empty, the call is written as a
 // case directory under repro_root/<name> and the report ends with the __REPRO line.
@@ -33,7 +37,7 @@ std::string finding_signature(const std::string& op, const CallVerdict& verdict,
                               const std::string& rule);
 
 // Writes the failing `call` of `verdict` as a case directory `dir` (replacing it) and appends the
-// __REPRO line to its report.
+// __REPRO lines to its report: the directory's, then the call descriptor's (repro_call_line).
 // `note` is added to the case's note (which holds the call's description).
 void save_repro(const Call& call, const std::string& dir, CallVerdict& verdict,
                 const std::string& note = "");

@@ -45,10 +45,9 @@ Action add_repro_command(CLI::App& app) {
     }
     const DiffResult d = diff_call(registry(), *call, other_backends(registry()));
     write_repro(*call, d.reference, o->out);
-    std::cout << d.report(*call) << repro_line(o->out, d.failing_backend().empty()
-                                                            ? "reference"
-                                                            : d.failing_backend())
-              << "\n";
+    const std::string backend = d.failing_backend().empty() ? "reference" : d.failing_backend();
+    std::cout << d.report(*call) << repro_line(o->out, backend) << "\n"
+              << repro_call_line(*call, backend) << "\n";
     return kExitOk;
   };
 }

@@ -1,4 +1,6 @@
 // cvmcheck run CASE_DIR [--backend NAME] [--out DIR]: runs one case and prints one JSON object.
+// cvmcheck run --call 'DESCRIPTOR' [--backend NAME] [--out DIR]: runs the call a descriptor
+// names (docs/call-descriptor.md) on its backend and on the reference, and prints the diff.
 #include <filesystem>
 #include <iostream>
 
@@ -6,53 +8,121 @@
 #include "commands.h"
 #include "exec_options.h"
 #include "cvmcheck/case.h"
+#include "cvmcheck/errors.h"
 #include "cvmcheck/npy.h"
+#include "harness/call_descriptor.h"
+#include "harness/diff.h"
+#include "optimized/kernels.h"
 
 namespace cvm::cli {
+namespace {
+
+nlohmann::json outcome_json(const Outcome& outcome) {
+  nlohmann::json out;
+  out["outcome"] = outcome_name(outcome.kind);
+  out["message"] = outcome.message;
+  if (!outcome.rule.empty()) out["rule"] = outcome.rule;
+  out["outputs"] = nlohmann::json::array();
+  for (const Tensor& y : outcome.outputs) {
+    out["outputs"].push_back({{"shape", y.shape()}, {"precision", y.precision()}});
+  }
+  return out;
+}
+
+void write_outputs(const std::string& dir, const Outcome& outcome) {
+  if (dir.empty()) return;
+  std::filesystem::create_directories(dir);
+  for (size_t k = 0; k < outcome.outputs.size(); ++k) {
+    write_npy(dir + "/output_" + std::to_string(k) + ".npy", outcome.outputs[k]);
+  }
+}
+
+}  // namespace
 
 Action add_run_command(CLI::App& app) {
   struct Options {
     std::string dir;
-    std::string backend = "reference";
+    std::string call;
+    std::string backend;
     std::string out;
     ExecCli exec;
   };
   auto options = std::make_shared<Options>();
-  CLI::App* sub = app.add_subcommand("run", "Run one case directory on a backend");
-  sub->add_option("case_dir", options->dir, "Directory holding case.json")->required();
+  CLI::App* sub = app.add_subcommand(
+      "run", "Run one case directory on a backend, or one call descriptor (--call) on its backend "
+             "against the reference");
+  CLI::Option* dir = sub->add_option("case_dir", options->dir, "Directory holding case.json");
+  sub->add_option("--call", options->call,
+                  "A call descriptor (docs/call-descriptor.md), e.g. from a __REPRO line: runs it "
+                  "on its backend (or --backend) and on the reference, applying its threads=")
+      ->excludes(dir);
   sub->add_option("--backend", options->backend,
-                  "Backend to run (default: reference); exec:COMMAND runs an external worker");
+                  "Backend to run (default: reference, or the descriptor's); exec:COMMAND runs an "
+                  "external worker");
   sub->add_option("--out", options->out, "Write the outputs as output_K.npy into this directory");
   add_exec_options(sub, options->exec);
   return [options] {
-    resolve_backend(registry(), options->backend, exec_settings(options->exec));
-    const Backend* backend = registry().find_backend(options->backend);
-    if (backend == nullptr) {
-      std::cerr << "cvmcheck: unknown backend '" << options->backend << "'\n";
+    if (options->dir.empty() == options->call.empty()) {
+      std::cerr << "cvmcheck run: give a case directory or --call DESCRIPTOR\n";
       return kExitUsage;
     }
-    const CaseResult result = run_case(registry(), options->dir, options->backend);
-    nlohmann::json report;
-    report["outcome"] = outcome_name(result.outcome.kind);
-    report["message"] = result.outcome.message;
-    if (!result.outcome.rule.empty()) report["rule"] = result.outcome.rule;
-    report["outputs"] = nlohmann::json::array();
-    for (const Tensor& y : result.outcome.outputs) {
-      report["outputs"].push_back({{"shape", y.shape()}, {"precision", y.precision()}});
-    }
-    if (result.matches) {
-      report["matches"] = *result.matches;
-      if (result.difference) report["difference"] = result.difference->what;
-    }
-    if (!options->out.empty()) {
-      std::filesystem::create_directories(options->out);
-      for (size_t k = 0; k < result.outcome.outputs.size(); ++k) {
-        write_npy(options->out + "/output_" + std::to_string(k) + ".npy",
-                  result.outcome.outputs[k]);
+    CallDescriptor descriptor;
+    if (!options->call.empty()) {
+      try {
+        descriptor = parse_call_descriptor(options->call);
+      } catch (const LogicError& e) {
+        // Like an unreadable case.json: the harness's input is broken, no outcome.
+        std::cerr << "cvmcheck run: unreadable " << e.what() << "\n";
+        return kExitCaseError;
       }
     }
+    std::string name = options->backend;
+    if (name.empty()) name = descriptor.backend.empty() ? "reference" : descriptor.backend;
+    resolve_backend(registry(), name, exec_settings(options->exec));
+    const Backend* backend = registry().find_backend(name);
+    if (backend == nullptr) {
+      std::cerr << "cvmcheck: unknown backend '" << name << "'\n";
+      return kExitUsage;
+    }
+    if (options->call.empty()) {
+      const CaseResult result = run_case(registry(), options->dir, name);
+      nlohmann::json report = outcome_json(result.outcome);
+      if (result.matches) {
+        report["matches"] = *result.matches;
+        if (result.difference) report["difference"] = result.difference->what;
+      }
+      write_outputs(options->out, result.outcome);
+      std::cout << report.dump() << "\n";
+      return result.matches.value_or(true) ? kExitOk : kExitMismatch;
+    }
+
+    // The recorded thread count, so that the optimized kernels take the same path.
+    if (descriptor.threads > 0) opt::set_threads(descriptor.threads);
+    const Call& call = descriptor.call;
+    const DiffResult diff = diff_call(registry(), call, {name});
+    const BackendRun* run = diff.runs.empty() ? nullptr : &diff.runs.front();
+    const Outcome& outcome = run != nullptr && !run->skipped ? run->outcome : diff.reference;
+    nlohmann::json report = outcome_json(outcome);
+    report["backend"] = name;
+    if (descriptor.threads > 0) report["threads"] = descriptor.threads;
+    report["reference"] = outcome_json(diff.reference);
+    report["reference"].erase("outputs");
+    if (run != nullptr && run->skipped) {
+      // Nothing compared (unavailable, or the operator is not implemented): never a pass.
+      report.erase("outcome");
+      report.erase("message");
+      report.erase("outputs");
+      report["skipped"] = run->skip_reason;
+      std::cout << report.dump() << "\n";
+      return kExitMismatch;
+    }
+    report["matches"] = diff.passed();
+    if (diff.expectation_failure) report["expectation_failure"] = *diff.expectation_failure;
+    if (run != nullptr && run->difference) report["difference"] = run->difference->what;
+    write_outputs(options->out, outcome);
     std::cout << report.dump() << "\n";
-    return result.matches.value_or(true) ? kExitOk : kExitMismatch;
+    if (!diff.passed()) std::cerr << diff.report(call);
+    return diff.passed() ? kExitOk : kExitMismatch;
   };
 }
 

@@ -138,8 +138,11 @@ def table(merged):
             lines.append(f"| {op} | {backend} | " + " | ".join(str(c[k]) for k in COUNTS) + " |")
     lines += ["", f"calls {merged['calls']}, mismatching calls {merged['mismatching_calls']}, "
               f"findings {len(merged['findings'])}"]
+    # The call descriptor (docs/call-descriptor.md) names the repro's call exactly.
     lines += [f"- finding `{f['signature']}`: {f['calls']} calls (shard {f['shard']}, "
-              f"case seed {f['case_seed']})" for f in merged["findings"]]
+              f"case seed {f['case_seed']})"
+              + (f", call `` {f['descriptor']} ``" if f.get("descriptor") else "")
+              for f in merged["findings"]]
     lines += [f"- nothing compared for backend {b}: {why}"
               for b, why in merged["nothing_compared"].items()]
     return "\n".join(lines) + "\n"
