@@ -78,8 +78,11 @@ double seconds_between(Clock::time_point a, Clock::time_point b) {
 // The outcomes of external backends whose calls were sent before the reference ran.
 using PendingCalls = std::map<std::string, std::function<Outcome()>>;
 
+// `run_reference`: the reference outcome was given (a stored expectation), so a listed
+// "reference" backend is run and judged like any other.
 DiffResult diff_against(const Registry& registry, const Call& call, Outcome reference,
-                        const std::vector<std::string>& backends, PendingCalls& pending) {
+                        const std::vector<std::string>& backends, PendingCalls& pending,
+                        bool run_reference = false) {
   DiffResult result;
   result.reference = std::move(reference);
   if (call.expected && *call.expected != result.reference.kind) {
@@ -102,7 +105,7 @@ DiffResult diff_against(const Registry& registry, const Call& call, Outcome refe
   const bool outputs_matter = result.reference.kind == OutcomeKind::kOk;
   const OpInfo* op = registry.find_op(call.op);
   for (const std::string& name : backends) {
-    if (name == "reference") continue;
+    if (name == "reference" && !run_reference) continue;
     const Backend* backend = registry.find_backend(name);
     check(backend != nullptr, "unknown backend '", name, "'");
     BackendRun run;
@@ -161,9 +164,9 @@ DiffResult diff_call(const Registry& registry, const Call& call,
 }
 
 DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome reference,
-                             const std::vector<std::string>& backends) {
+                             const std::vector<std::string>& backends, bool run_reference) {
   PendingCalls pending;
-  return diff_against(registry, call, std::move(reference), backends, pending);
+  return diff_against(registry, call, std::move(reference), backends, pending, run_reference);
 }
 
 void write_repro(const Call& call, const Outcome& reference, const std::string& dir,

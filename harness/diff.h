@@ -49,9 +49,11 @@ struct DiffResult {
 DiffResult diff_call(const Registry& registry, const Call& call,
                      const std::vector<std::string>& backends);
 // As diff_call, with the reference's outcome already computed (by a caller that ran it under a
-// bound first, as the fuzz targets do).
+// bound first, as the fuzz targets do) or known (a case's stored expectation: then
+// `run_reference` runs a listed "reference" backend against it too).
 DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome reference,
-                             const std::vector<std::string>& backends);
+                             const std::vector<std::string>& backends,
+                             bool run_reference = false);
 
 // All backends of the registry except the reference.
 std::vector<std::string> other_backends(const Registry& registry);

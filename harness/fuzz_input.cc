@@ -6,6 +6,7 @@
 #include "cvmcheck/tensor_cap.h"
 #include "harness/diff.h"
 #include "harness/generators.h"
+#include "harness/verdict.h"
 #include "ops/records.h"
 
 namespace cvm {
@@ -216,13 +217,15 @@ std::optional<std::string> fuzz_one(const Registry& registry, const Call& call,
                                     const std::vector<std::string>& backends) {
   std::optional<Outcome> reference = bounded_reference(registry, call);
   if (!reference) return std::nullopt;
-  const DiffResult d = diff_call_against(registry, call, std::move(*reference), backends);
-  if (d.passed() && d.reference.kind != OutcomeKind::kRuntimeError) return std::nullopt;
-  std::string report = d.report(call);
-  if (d.reference.kind == OutcomeKind::kRuntimeError) {
-    report = "the reference gave runtime_error (a bug of ours)\n" + report;
-  }
-  return report;
+  // The campaign's verdict (harness/verdict.h). An explicit-mode call declares no expected
+  // class: either error class is a right answer for the reference, runtime_error never is.
+  Judgement how;
+  how.backends = backends;
+  how.free_form = !call.expected.has_value();
+  how.reference = std::move(*reference);
+  const CallVerdict verdict = judge(registry, call, std::move(how));
+  if (verdict.passed) return std::nullopt;
+  return verdict.report;
 }
 
 }  // namespace cvm

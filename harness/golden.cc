@@ -12,6 +12,7 @@
 
 #include "cvmcheck/case.h"
 #include "cvmcheck/compare.h"
+#include "harness/verdict.h"
 #include "cvmcheck/errors.h"
 #include "harness/campaign.h"
 #include "harness/generators.h"
@@ -209,7 +210,7 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
     }
     if (c.status.empty()) {
       try {
-        const CaseResult run = run_case(registry, case_dir.string(), backend);
+        const CaseResult run = judge_case(registry, case_dir.string(), backend);
         const bool matches = run.matches.value_or(false);
         const CaseSpec spec = read_case(case_dir.string());
         const ExpectationEntry* known = expected.match(

@@ -81,10 +81,10 @@ TEST_P(PlantedBugTest, PropertiesCatchItAndTheReproReplays) {
   // the expectation, the reference does.
   ASSERT_FALSE(last_repro.empty());
   ASSERT_TRUE(std::filesystem::exists(last_repro + "/case.json"));
-  const CaseResult planted = run_case(*r, last_repro, bug.backend);
+  const CaseResult planted = judge_case(*r, last_repro, bug.backend);
   ASSERT_TRUE(planted.matches.has_value());
   EXPECT_FALSE(*planted.matches) << "the repro does not reproduce the failure";
-  const CaseResult reference = run_case(*r, last_repro, "reference");
+  const CaseResult reference = judge_case(*r, last_repro, "reference");
   EXPECT_TRUE(reference.matches.value_or(false)) << "the repro's expectation is not the oracle's";
 }
 
@@ -124,7 +124,7 @@ TEST_P(PlantedBugTest, CampaignGroupsARepeatingBugAndBoundsItsRepros) {
   ASSERT_EQ(finding.repro_dirs.size(), 1u);
   EXPECT_EQ(finding.repro_dir, finding.repro_dirs.front());
   EXPECT_GT(result.repro_bytes, 0);
-  const CaseResult replay = run_case(*r, finding.repro_dir, bug.backend);
+  const CaseResult replay = judge_case(*r, finding.repro_dir, bug.backend);
   EXPECT_FALSE(replay.matches.value_or(true)) << "the one repro kept does not replay the bug";
   // Saved shrunk: never larger than drawn, and the case says both sizes.
   EXPECT_LE(finding.shrunk_elements, finding.original_elements);

@@ -335,9 +335,9 @@ TEST(RuleJudgement, ARuleFindingsReproCarriesExpectRuleAndReplays) {
   const CaseSpec spec = read_case(v.repro_dir);
   ASSERT_TRUE(spec.expect.has_value());
   EXPECT_EQ(spec.expect->rule, "sum.axis_duplicate");
-  EXPECT_FALSE(run_case(*r, v.repro_dir, "wrong-rule").matches.value_or(true));
-  EXPECT_TRUE(run_case(*r, v.repro_dir, "reference").matches.value_or(false));
-  EXPECT_TRUE(run_case(*r, v.repro_dir, "no-rule-ids").matches.value_or(false));
+  EXPECT_FALSE(judge_case(*r, v.repro_dir, "wrong-rule").matches.value_or(true));
+  EXPECT_TRUE(judge_case(*r, v.repro_dir, "reference").matches.value_or(false));
+  EXPECT_TRUE(judge_case(*r, v.repro_dir, "no-rule-ids").matches.value_or(false));
 }
 
 TEST(RuleJudgement, CaseJsonAcceptsExpectRuleOnlyWithLogicError) {

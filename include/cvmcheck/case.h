@@ -63,13 +63,15 @@ void write_case(const std::string& dir, const std::string& op, const nlohmann::j
                 const std::vector<Tensor>& inputs, const std::optional<Outcome>& expect,
                 const std::string& note = "");
 
+// The outcome a case expects, its outputs loaded. CaseFileError when an output is unreadable:
+// the case is damaged, which is never a result of a backend.
+Outcome load_expected(const std::string& dir, const CaseExpect& expect);
+
+// What running a case on one backend gave (harness/verdict.h, judge_case, runs and judges it).
 struct CaseResult {
   Outcome outcome;
   std::optional<bool> matches;        // set when the case has "expect"
   std::optional<Difference> difference;
 };
-
-// Runs the case on `backend`. CaseFileError when the directory is unusable.
-CaseResult run_case(const Registry& registry, const std::string& dir, const std::string& backend);
 
 }  // namespace cvm

@@ -10,6 +10,7 @@
 
 #include "backends/registry.h"
 #include "cvmcheck/case.h"
+#include "harness/verdict.h"
 #include "cvmcheck/errors.h"
 #include "cvmcheck/npy.h"
 #include "support/call.h"
@@ -41,7 +42,7 @@ TEST(CaseFormat, EveryExampleRoundTripsThroughACaseDirectory) {
   for (const OpInfo& op : registry().ops()) {
     for (const Example& example : op.examples) {
       const std::string dir = write_example(op, example);
-      const CaseResult result = run_case(registry(), dir, "reference");
+      const CaseResult result = judge_case(registry(), dir, "reference");
       ASSERT_TRUE(result.matches.has_value());
       EXPECT_TRUE(*result.matches) << dir << ": "
                                    << (result.difference ? result.difference->what : "");
@@ -103,10 +104,10 @@ TEST(Cli, DamagedNpyInputIsACaseErrorNotAnOutcome) {
   std::ofstream(dir + "/input_0.npy") << "not an npy file";
   std::string out;
   EXPECT_EQ(run_cli("run " + dir + " --backend optimized", out), 3) << out;
-  EXPECT_THROW(run_case(registry(), dir, "optimized"), CaseFileError);
+  EXPECT_THROW(judge_case(registry(), dir, "optimized"), CaseFileError);
   const std::string good = to_npy(Tensor::zeros(DType::kInt32, {2, 3}, 8));
   std::ofstream(dir + "/input_0.npy", std::ios::binary) << good.substr(0, good.size() - 1);
-  EXPECT_THROW(run_case(registry(), dir, "optimized"), CaseFileError) << "truncated data";
+  EXPECT_THROW(judge_case(registry(), dir, "optimized"), CaseFileError) << "truncated data";
 }
 
 TEST(Cli, NpyInputOverTheTensorLimitsIsALogicErrorOutcome) {

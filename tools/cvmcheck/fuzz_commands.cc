@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "harness/diff.h"
 #include "harness/fuzz_input.h"
+#include "harness/verdict.h"
 #include "harness/generators.h"
 #include "harness/golden.h"
 
@@ -43,7 +44,11 @@ Action add_repro_command(CLI::App& app) {
       std::cerr << "cvmcheck repro: the input decodes to no call (outside the bounds)\n";
       return kExitUsage;
     }
-    const DiffResult d = diff_call(registry(), *call, other_backends(registry()));
+    // Judged as the fuzz target judged it (harness/verdict.h).
+    Judgement how;
+    how.backends = other_backends(registry());
+    how.free_form = !call->expected.has_value();
+    const DiffResult d = judge(registry(), *call, std::move(how)).diff;
     write_repro(*call, d.reference, o->out);
     const std::string backend = d.failing_backend().empty() ? "reference" : d.failing_backend();
     std::cout << d.report(*call) << repro_line(o->out, backend) << "\n"

@@ -12,6 +12,7 @@
 #include "cvmcheck/npy.h"
 #include "harness/call_descriptor.h"
 #include "harness/diff.h"
+#include "harness/verdict.h"
 #include "optimized/kernels.h"
 
 namespace cvm::cli {
@@ -85,7 +86,7 @@ Action add_run_command(CLI::App& app) {
       return kExitUsage;
     }
     if (options->call.empty()) {
-      const CaseResult result = run_case(registry(), options->dir, name);
+      const CaseResult result = judge_case(registry(), options->dir, name);
       nlohmann::json report = outcome_json(result.outcome);
       if (result.matches) {
         report["matches"] = *result.matches;
