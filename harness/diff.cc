@@ -82,14 +82,15 @@ using PendingCalls = std::map<std::string, std::function<Outcome()>>;
 // "reference" backend is run and judged like any other.
 DiffResult diff_against(const Registry& registry, const Call& call, Outcome reference,
                         const std::vector<std::string>& backends, PendingCalls& pending,
-                        bool run_reference = false) {
+                        bool run_reference, std::optional<OutcomeKind> expect) {
   DiffResult result;
   result.reference = std::move(reference);
-  if (call.expected && *call.expected != result.reference.kind) {
+  const std::optional<OutcomeKind> expected = expect ? expect : call.expected;
+  if (expected && *expected != result.reference.kind) {
     result.expectation_failure =
-        concat(outcome_name(*call.expected), " (rule ", call.rule.empty() ? "-" : call.rule,
+        concat(outcome_name(*expected), " (rule ", call.rule.empty() ? "-" : call.rule,
                ") but the reference gave ", outcome_name(result.reference.kind));
-  } else if (call.expected == OutcomeKind::kLogicError && !call.rule_id.empty() &&
+  } else if (expected == OutcomeKind::kLogicError && !call.rule_id.empty() &&
              result.reference.rule != call.rule_id) {
     // The oracle must name the one rule the call breaks (docs/contract.md, "Rule ids").
     result.expectation_failure =
@@ -142,7 +143,7 @@ DiffResult diff_against(const Registry& registry, const Call& call, Outcome refe
 }  // namespace
 
 DiffResult diff_call(const Registry& registry, const Call& call,
-                     const std::vector<std::string>& backends) {
+                     const std::vector<std::string>& backends, std::optional<OutcomeKind> expect) {
   // External workers get the call first and compute while the reference runs (the harness's
   // throughput through the protocol; docs/backend-protocol.md). Internal backends run in turn.
   PendingCalls pending;
@@ -158,15 +159,18 @@ DiffResult diff_call(const Registry& registry, const Call& call,
   const Clock::time_point start = Clock::now();
   Outcome reference = run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
   const double reference_seconds = seconds_between(start, Clock::now());
-  DiffResult result = diff_against(registry, call, std::move(reference), backends, pending);
+  DiffResult result = diff_against(registry, call, std::move(reference), backends, pending,
+                                   /*run_reference=*/false, expect);
   result.reference_seconds = reference_seconds;
   return result;
 }
 
 DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome reference,
-                             const std::vector<std::string>& backends, bool run_reference) {
+                             const std::vector<std::string>& backends, bool run_reference,
+                             std::optional<OutcomeKind> expect) {
   PendingCalls pending;
-  return diff_against(registry, call, std::move(reference), backends, pending, run_reference);
+  return diff_against(registry, call, std::move(reference), backends, pending, run_reference,
+                      expect);
 }
 
 void write_repro(const Call& call, const Outcome& reference, const std::string& dir,

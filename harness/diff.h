@@ -46,14 +46,18 @@ struct DiffResult {
 // `backends`: names to compare with the reference; "reference" itself is ignored if listed.
 // Unknown names are a RuntimeError; unavailable ones and ones not implementing the operator are
 // recorded as skipped.
+// `expect`, when set, is the class the reference must give in place of the call's own (the
+// verdict's default for a generated valid call, without copying the call).
 DiffResult diff_call(const Registry& registry, const Call& call,
-                     const std::vector<std::string>& backends);
+                     const std::vector<std::string>& backends,
+                     std::optional<OutcomeKind> expect = std::nullopt);
 // As diff_call, with the reference's outcome already computed (by a caller that ran it under a
 // bound first, as the fuzz targets do) or known (a case's stored expectation: then
 // `run_reference` runs a listed "reference" backend against it too).
 DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome reference,
                              const std::vector<std::string>& backends,
-                             bool run_reference = false);
+                             bool run_reference = false,
+                             std::optional<OutcomeKind> expect = std::nullopt);
 
 // All backends of the registry except the reference.
 std::vector<std::string> other_backends(const Registry& registry);

@@ -1,6 +1,27 @@
 #include "common.h"
 
 namespace cvm::ref {
+namespace {
+
+// True when some element lies outside [-a, a]. One plain pass per dtype that the compiler
+// vectorizes: the checks run on every input and output of every call the harness makes, so they
+// are kept fast; the loops below then find and name the first offender, as before.
+template <typename T>
+bool any_outside(const T* data, int64_t n, int64_t a) {
+  T lo = 0, hi = 0;  // a min/max reduction in the element type, which the compiler vectorizes
+  for (int64_t i = 0; i < n; ++i) {
+    lo = data[i] < lo ? data[i] : lo;
+    hi = data[i] > hi ? data[i] : hi;
+  }
+  return int64_t{lo} < -a || int64_t{hi} > a;
+}
+
+bool any_outside(const Tensor& x, int64_t a) {
+  return x.dtype() == DType::kInt8 ? any_outside(x.i8(), x.size(), a)
+                                   : any_outside(x.i32(), x.size(), a);
+}
+
+}  // namespace
 
 void check_inputs(const OpContext& ctx) {
   for (size_t k = 0; k < ctx.inputs.size(); ++k) {
@@ -11,6 +32,7 @@ void check_inputs(const OpContext& ctx) {
     verify_rule(x.dtype() != DType::kInt8 || p <= 8, rules::kInt8Precision, "input ", k,
                 " is int8 with precision ", p, " > 8");
     const int64_t a = alpha(p);
+    if (!any_outside(x, a)) continue;
     for (int64_t i = 0; i < x.size(); ++i) {
       const int64_t v = x.get(i);
       verify_rule(v >= -a && v <= a, rules::kValueRange, "input ", k, " value ", v, " at ", i,
@@ -31,6 +53,7 @@ void self_check(const std::vector<Tensor>& outputs) {
     const Tensor& y = outputs[k];
     check(y.dtype() == DType::kInt32, "output ", k, " is not int32");
     const int64_t a = alpha(y.precision());
+    if (!any_outside(y, a)) continue;
     for (int64_t i = 0; i < y.size(); ++i) {
       const int64_t v = y.get(i);
       check(v >= -a && v <= a, "output ", k, " value ", v, " at ", i,
