@@ -44,7 +44,7 @@ TEST(ForkedJobs, ResultsComeBackInJobOrderWithTheirCounters) {
       },
       options);
   ASSERT_EQ(results.size(), 3u);
-  for (int k = 0; k < 3; ++k) EXPECT_EQ(results[static_cast<size_t>(k)], "result of job " + std::to_string(k));
+  for (size_t k = 0; k < 3; ++k) EXPECT_EQ(results[k], "result of job " + std::to_string(k));
   EXPECT_EQ(last_sum, 60);  // the last progress call comes after every job ended
 }
 

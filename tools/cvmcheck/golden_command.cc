@@ -60,7 +60,8 @@ Action add_golden_command(CLI::App& app) {
     if (std::find(selected.begin(), selected.end(), "all") != selected.end()) {
       for (const Backend& b : registry().backends()) selected.push_back(b.name);
     }
-    if (const std::string why = one_process_reason(registry(), selected); jobs > 1 && !why.empty()) {
+    const std::string why = one_process_reason(registry(), selected);
+    if (jobs > 1 && !why.empty()) {
       std::cerr << "cvmcheck golden verify: one job, not " << jobs << ": " << why << "\n";
       jobs = 1;
     }

@@ -77,7 +77,8 @@ Action add_mrt_command(CLI::App& app) {
     for (const Backend* b : mrt::selected_backends(registry(), o->backend)) {
       selected.push_back(b->name);
     }
-    if (const std::string why = one_process_reason(registry(), selected); jobs > 1 && !why.empty()) {
+    const std::string why = one_process_reason(registry(), selected);
+    if (jobs > 1 && !why.empty()) {
       std::cerr << "cvmcheck mrt: one job, not " << jobs << ": " << why << "\n";
       jobs = 1;
     }
