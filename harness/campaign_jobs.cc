@@ -1,32 +1,22 @@
 #include "harness/campaign_jobs.h"
 
-#include <sys/mman.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "cvmcheck/errors.h"
+#include "harness/forked_jobs.h"
 #include "harness/verdict.h"
 
 namespace cvm {
 namespace {
 
-// What a job shows the parent while it runs.
-struct JobSlot {
-  std::atomic<int64_t> calls{0}, mismatches{0}, findings{0};
-};
+// What a job shows the parent while it runs (its JobCounters).
+enum Counter { kCalls, kMismatches, kFindings, kCounters };
 
 void add_cell(CampaignCell& into, const CampaignCell& c) {
   into.cases += c.cases;
@@ -185,20 +175,22 @@ CampaignResult run_campaign_jobs(const Registry& registry, const CampaignOptions
                                  int jobs, const std::function<void()>& in_child,
                                  const CampaignProgress& progress) {
   check(jobs >= 1, "--jobs must be at least 1");
-  void* shared = ::mmap(nullptr, sizeof(JobSlot) * static_cast<size_t>(jobs),
-                        PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  check(shared != MAP_FAILED, "mmap for the jobs' progress failed");
-  auto* slots = new (shared) JobSlot[static_cast<size_t>(jobs)];
-  const std::string stem = std::filesystem::temp_directory_path().string() + "/cvmcheck-job-" +
-                           std::to_string(::getpid()) + "-";
-  std::vector<pid_t> pids;
-  std::fflush(nullptr);  // nothing buffered may be written twice, by the parent and a job
-  for (int k = 0; k < jobs; ++k) {
-    const pid_t pid = ::fork();
-    check(pid >= 0, "fork failed");
-    if (pid == 0) {
-      int status = 0;
-      try {
+  ForkedJobsOptions fork;
+  fork.what = "campaign";
+  fork.counters_per_job = kCounters;
+  if (progress) {
+    fork.progress = [&progress](const JobCounters& counters, double elapsed) {
+      CampaignResult partial;
+      partial.calls = counters.sum(kCalls);
+      partial.mismatches = counters.sum(kMismatches);
+      // At least this many distinct ones.
+      partial.findings.resize(static_cast<size_t>(counters.max(kFindings)));
+      progress(partial, elapsed);
+    };
+  }
+  const std::vector<std::string> outputs = run_forked_jobs(
+      jobs,
+      [&](int k, const JobCounters& counters) {
         if (in_child) in_child();
         CampaignOptions mine = options;
         mine.job_index = k;
@@ -206,65 +198,20 @@ CampaignResult run_campaign_jobs(const Registry& registry, const CampaignOptions
         // The repro bounds are shared out, so the whole campaign keeps them.
         mine.max_repros = options.max_repros / jobs + (k < options.max_repros % jobs ? 1 : 0);
         mine.max_repro_bytes = options.max_repro_bytes / jobs;
-        JobSlot& slot = slots[k];
         const CampaignResult r = run_campaign(
             registry, mine,
-            [&slot](const CampaignResult& partial, double) {
-              slot.calls = partial.calls;
-              slot.mismatches = partial.mismatches;
-              slot.findings = static_cast<int64_t>(partial.findings.size());
+            [&counters, k](const CampaignResult& partial, double) {
+              counters.at(k, kCalls) = partial.calls;
+              counters.at(k, kMismatches) = partial.mismatches;
+              counters.at(k, kFindings) = static_cast<int64_t>(partial.findings.size());
             },
             0.25);
-        std::ofstream out(stem + std::to_string(k) + ".json");
-        out << campaign_json(r);
-        status = out.good() ? 0 : 3;
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "cvmcheck campaign job %d: %s\n", k + 1, e.what());
-        status = 3;
-      }
-      // No exit handlers: they belong to the parent (and a leak check would count the OpenMP
-      // pool inherited through fork). The job's own workers die with it (PR_SET_PDEATHSIG).
-      std::fflush(nullptr);
-      ::_exit(status);
-    }
-    pids.push_back(pid);
-  }
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<int> statuses(pids.size(), -1);
-  for (size_t done = 0; done < pids.size();) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    for (size_t k = 0; k < pids.size(); ++k) {
-      if (statuses[k] != -1) continue;
-      int status = 0;
-      if (::waitpid(pids[k], &status, WNOHANG) == pids[k]) {
-        statuses[k] = status;
-        ++done;
-      }
-    }
-    if (progress) {
-      CampaignResult partial;
-      size_t findings = 0;
-      for (int k = 0; k < jobs; ++k) {
-        partial.calls += slots[k].calls;
-        partial.mismatches += slots[k].mismatches;
-        findings = std::max(findings, static_cast<size_t>(slots[k].findings.load()));
-      }
-      partial.findings.resize(findings);  // at least this many distinct ones
-      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-      progress(partial, elapsed.count());
-    }
-  }
-  ::munmap(shared, sizeof(JobSlot) * static_cast<size_t>(jobs));
+        return campaign_json(r);
+      },
+      fork);
   std::vector<CampaignResult> results;
-  for (int k = 0; k < jobs; ++k) {
-    const std::string path = stem + std::to_string(k) + ".json";
-    const int s = statuses[static_cast<size_t>(k)];
-    check(WIFEXITED(s) && WEXITSTATUS(s) == 0, "campaign job ", k + 1, " of ", jobs, " failed (",
-          WIFSIGNALED(s) ? concat("signal ", WTERMSIG(s)) : concat("status ", WEXITSTATUS(s)),
-          ")");
-    std::ifstream in(path);
-    results.push_back(campaign_result_from_json(nlohmann::json::parse(in)));
-    std::filesystem::remove(path);
+  for (const std::string& text : outputs) {
+    results.push_back(campaign_result_from_json(nlohmann::json::parse(text)));
   }
   return merge_campaign_jobs(results);
 }

@@ -22,9 +22,10 @@ CampaignResult campaign_result_from_json(const nlohmann::json& json);
 // beyond the kept one are removed, so the per-signature bound holds across jobs.
 CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs);
 
-// Runs `options` as `jobs` processes. `in_child` runs in each job before its campaign (e.g. to
-// start its own external workers, which cannot be shared between processes). RuntimeError when
-// a job process fails. The registry is the one the child sees after `in_child`.
+// Runs `options` as `jobs` processes (harness/forked_jobs.h). `in_child` runs in each job before
+// its campaign (e.g. to start its own external workers, which cannot be shared between
+// processes). A job that fails or crashes is an error naming it (run_forked_jobs). The registry
+// is the one the child sees after `in_child`.
 CampaignResult run_campaign_jobs(const Registry& registry, const CampaignOptions& options,
                                  int jobs, const std::function<void()>& in_child,
                                  const CampaignProgress& progress = nullptr);

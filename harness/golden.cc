@@ -180,15 +180,22 @@ bool GoldenVerifyResult::ok() const {
 
 GoldenVerifyResult verify_golden(const Registry& registry, const std::string& dir,
                                  const std::string& backend,
-                                 const ExpectationSet& expected) {
+                                 const ExpectationSet& expected,
+                                 const GoldenVerifyPart& part) {
   const fs::path root(dir);
   const nlohmann::json manifest = nlohmann::json::parse(read_bytes(root / "MANIFEST.json"));
   check(manifest.value("format", "") == kGoldenFormat, dir, " is not a cvmcheck golden suite");
   const Backend* b = registry.find_backend(backend);
   check(b != nullptr, "unknown backend '", backend, "'");
+  check(part.job_count >= 1 && part.job_index >= 0 && part.job_index < part.job_count,
+        "golden verify: job ", part.job_index, " of ", part.job_count);
   GoldenVerifyResult result;
-  std::map<const ExpectationEntry*, EntryUse> uses;
+  std::map<const ExpectationEntry*, EntryUse>& uses = result.uses;
+  size_t index = 0;
   for (const nlohmann::json& entry : manifest.at("cases")) {
+    if (index++ % static_cast<size_t>(part.job_count) != static_cast<size_t>(part.job_index)) {
+      continue;  // another job's case
+    }
     GoldenCaseResult c;
     c.op = entry.at("op").get<std::string>();
     c.name = entry.at("name").get<std::string>();

@@ -50,15 +50,27 @@ struct GoldenVerifyResult {
   std::vector<GoldenCaseResult> cases;
   std::map<std::string, std::map<std::string, int64_t>> per_op;  // op -> status -> count
   std::vector<std::string> stale;  // expected-failure entries that matched no case
+  // How often each expected-failure entry matched (what `stale` is computed from; the jobs of
+  // golden verify --jobs merge these before computing it over all of them).
+  std::map<const ExpectationEntry*, EntryUse> uses;
   // No fail and no corrupt. An xpass (a listed case that passes) is reported, not failed: an
   // implementation that reads uninitialised memory can agree by chance.
   bool ok() const;
 };
 
-// Replays every case of the manifest in `dir` on `backend`; checks every file's sha256 first.
+// Which of the manifest's cases one call verifies: case k (in manifest order) when
+// k % job_count == job_index (golden verify --jobs, harness/golden_jobs.h).
+struct GoldenVerifyPart {
+  int job_index = 0;
+  int job_count = 1;
+};
+
+// Replays every case of the manifest in `dir` on `backend` (those of `part`); checks every
+// file's sha256 first.
 GoldenVerifyResult verify_golden(const Registry& registry, const std::string& dir,
                                  const std::string& backend,
-                                 const ExpectationSet& expected = {});
+                                 const ExpectationSet& expected = {},
+                                 const GoldenVerifyPart& part = {});
 
 std::string golden_table(const GoldenVerifyResult& result, const std::string& backend);
 

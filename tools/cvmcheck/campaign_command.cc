@@ -10,7 +10,6 @@
 #include <iostream>
 #include <random>
 #include <sstream>
-#include <thread>
 
 #include "backends/registry.h"
 #include "commands.h"
@@ -19,6 +18,7 @@
 #include "harness/campaign_jobs.h"
 #include "harness/campaign_profile.h"
 #include "harness/diff.h"
+#include "harness/forked_jobs.h"
 #include "optimized/kernels.h"
 
 namespace cvm::cli {
@@ -117,8 +117,7 @@ Action add_campaign_command(CLI::App& app) {
       options.backends = other_backends(registry());
       for (const std::string& name : defined_backend_names(exec)) options.backends.push_back(name);
     }
-    const int jobs = o->jobs > 0 ? o->jobs
-                                 : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int jobs = o->jobs > 0 ? o->jobs : default_jobs();
     // Each job starts its own external workers (a worker's pipes belong to one process), and
     // runs the optimized kernels on one thread: the jobs already use every core, and OpenMP teams
     // in each job would only contend for them.

@@ -1,10 +1,15 @@
 // cvmcheck golden generate|verify: the golden fixture suite (docs/golden-format.md).
+#include <algorithm>
 #include <iostream>
 
 #include "backends/registry.h"
 #include "commands.h"
+#include "cvmcheck/errors.h"
 #include "exec_options.h"
+#include "harness/forked_jobs.h"
 #include "harness/golden.h"
+#include "harness/golden_jobs.h"
+#include "optimized/kernels.h"
 
 namespace cvm::cli {
 
@@ -15,6 +20,7 @@ Action add_golden_command(CLI::App& app) {
     std::vector<std::string> backends{"reference"};
     XfailCli xfail;
     ExecCli exec;
+    int jobs = 0;
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("golden", "Generate or verify the golden fixture suite");
@@ -34,6 +40,10 @@ Action add_golden_command(CLI::App& app) {
                      "external worker");
   add_exec_options(verify, o->exec);
   add_xfail_options(verify, o->xfail);
+  verify->add_option("--jobs", o->jobs,
+                     "Processes sharing the cases (default 0: one per core); the same tables and "
+                     "exit status for any number")
+      ->check(CLI::Range(0, 1024));
   return [o, gen] {
     if (gen->parsed()) {
       const GoldenSummary s = generate_golden(registry(), o->generate);
@@ -45,22 +55,53 @@ Action add_golden_command(CLI::App& app) {
     }
     const ExpectationSet xfail = expectations(o->xfail);
     const ExecSettings exec = exec_settings(o->exec);
+    int jobs = o->jobs > 0 ? o->jobs : default_jobs();
+    std::vector<std::string> selected = o->backends;
+    if (std::find(selected.begin(), selected.end(), "all") != selected.end()) {
+      for (const Backend& b : registry().backends()) selected.push_back(b.name);
+    }
+    const std::string why = one_process_reason(registry(), selected);
+    if (jobs > 1 && !why.empty()) {
+      std::cerr << "cvmcheck golden verify: one job, not " << jobs << ": " << why << "\n";
+      jobs = 1;
+    }
+    // With several jobs each job starts its own external workers (a worker's pipes belong to one
+    // process); resolve_backend returns the name it is given, so the names are known here.
+    const auto resolve = [&exec, jobs](const std::string& name) {
+      return jobs == 1 ? resolve_backend(registry(), name, exec) : name;
+    };
     std::vector<std::string> backends;
     for (const std::string& name : o->backends) {
       if (name == "all") {
         for (const Backend& b : registry().backends()) backends.push_back(b.name);
         for (const std::string& defined : defined_backend_names(exec)) {
-          backends.push_back(resolve_backend(registry(), defined, exec));
+          backends.push_back(resolve(defined));
         }
       } else {
-        backends.push_back(resolve_backend(registry(), name, exec));
+        backends.push_back(resolve(name));
       }
     }
     bool ok = true;
-    for (const std::string& backend : backends) {
-      const GoldenVerifyResult result = verify_golden(registry(), o->dir, backend, xfail);
+    const auto report = [&ok](const GoldenVerifyResult& result, const std::string& backend) {
       std::cout << golden_table(result, backend);
       ok = ok && result.ok();
+    };
+    if (jobs == 1) {
+      for (const std::string& backend : backends) {
+        report(verify_golden(registry(), o->dir, backend, xfail), backend);
+      }
+    } else {
+      for (const std::string& backend : backends) {  // the message one process gives
+        check(registry().find_backend(backend) != nullptr || is_exec_backend(backend, exec),
+              "unknown backend '", backend, "'");
+      }
+      // Each job runs the optimized kernels on one thread: the jobs already use every core.
+      const std::vector<GoldenVerifyResult> results = verify_golden_jobs(
+          registry(), o->dir, backends, xfail, jobs, [&exec, &backends](int) {
+            opt::set_threads(1);
+            resolve_backends(registry(), backends, exec);
+          });
+      for (size_t i = 0; i < backends.size(); ++i) report(results[i], backends[i]);
     }
     return ok ? kExitOk : kExitMismatch;
   };

@@ -1,25 +1,20 @@
 // cvmcheck mrt: checks every MRT expansion identity (seed 004, docs/mrt.md) for N random cases
 // or a time budget on the chosen backends and prints a table (identity, backend, cases,
 // mismatches); exit status 1 on any mismatch. --write-golden DIR writes the MRT fixtures.
-#include <chrono>
-#include <iomanip>
+#include <algorithm>
 #include <iostream>
 #include <random>
 
 #include "backends/registry.h"
 #include "commands.h"
 #include "exec_options.h"
-#include "harness/campaign.h"
-#include "harness/mrt_check.h"
+#include "harness/forked_jobs.h"
 #include "harness/mrt_golden.h"
+#include "harness/mrt_run.h"
+#include "optimized/kernels.h"
 
 namespace cvm::cli {
 namespace {
-
-struct Row {
-  std::string identity, backend, skipped, first_mismatch;
-  int64_t cases = 0, mismatches = 0;
-};
 
 mrt::PlantedBug planted_named(const std::string& name) {
   if (name.empty() || name == "none") return mrt::PlantedBug::kNone;
@@ -38,6 +33,7 @@ Action add_mrt_command(CLI::App& app) {
     std::string backend = "all", identity, planted, golden_out;
     uint64_t seed = 0;
     int golden_seeds = 2;
+    int jobs = 0;
     ExecCli exec;
   };
   auto o = std::make_shared<Options>();
@@ -57,6 +53,10 @@ Action add_mrt_command(CLI::App& app) {
                   "Run a wrong expansion to see the check fail (conv2d_drop_zp_product, ...)");
   sub->add_option("--write-golden", o->golden_out,
                   "Write the MRT golden fixtures into this new directory instead of checking");
+  sub->add_option("--jobs", o->jobs,
+                  "Processes sharing the cases (default 0: one per core); with --cases the same "
+                  "table for any number")
+      ->check(CLI::Range(0, 1024));
   sub->add_option("--golden-seeds", o->golden_seeds, "Seeds per identity in the fixtures (2)")
       ->check(CLI::Range(1, 100));
   return [o] {
@@ -71,73 +71,46 @@ Action add_mrt_command(CLI::App& app) {
       return kExitOk;
     }
     const mrt::PlantedBug bug = planted_named(o->planted);
-    if (o->backend != "all") resolve_backend(registry(), o->backend, exec_settings(o->exec));
-    std::vector<const Backend*> backends;
-    for (const Backend& b : registry().backends()) {
-      if (o->backend == "all" || o->backend == b.name) backends.push_back(&b);
+    const ExecSettings exec = exec_settings(o->exec);
+    int jobs = o->jobs > 0 ? o->jobs : default_jobs();
+    std::vector<std::string> selected;
+    for (const Backend* b : mrt::selected_backends(registry(), o->backend)) {
+      selected.push_back(b->name);
     }
-    if (backends.empty()) {
+    const std::string why = one_process_reason(registry(), selected);
+    if (jobs > 1 && !why.empty()) {
+      std::cerr << "cvmcheck mrt: one job, not " << jobs << ": " << why << "\n";
+      jobs = 1;
+    }
+    // With several jobs each job starts its own external worker (a worker's pipes belong to one
+    // process) and runs the optimized kernels on one thread (the jobs already use every core).
+    if (o->backend != "all" && jobs == 1) resolve_backend(registry(), o->backend, exec);
+    const bool known = !mrt::selected_backends(registry(), o->backend).empty() ||
+                       (jobs > 1 && is_exec_backend(o->backend, exec));
+    if (!known) {
       std::cerr << "cvmcheck: unknown backend '" << o->backend << "'\n";
       return kExitUsage;
     }
-    const uint64_t seed = o->seed != 0 ? o->seed : std::random_device{}();
-    std::vector<mrt::Scheme> schemes;
+    mrt::MrtRunOptions options;
+    options.backend = o->backend;
+    options.seed = o->seed != 0 ? o->seed : std::random_device{}();
     for (const mrt::Scheme& s : mrt::all_schemes()) {
-      if (mrt::scheme_name(s).find(o->identity) != std::string::npos) schemes.push_back(s);
+      if (mrt::scheme_name(s).find(o->identity) != std::string::npos) options.schemes.push_back(s);
     }
-    const double budget = o->seconds > 0 ? o->seconds / std::max<size_t>(1, schemes.size()) : 0;
-    std::vector<Row> rows;
-    for (const mrt::Scheme& scheme : schemes) {
-      const std::string identity = mrt::scheme_name(scheme);
-      const uint64_t base = mrt::identity_seed(seed, identity);
-      const size_t first = rows.size();
-      for (const Backend* b : backends) {
-        rows.push_back({identity, b->name, mrt::skip_reason(*b, scheme), ""});
-      }
-      const auto start = std::chrono::steady_clock::now();
-      for (int64_t k = 0;; ++k) {
-        if (budget > 0) {
-          const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start;
-          if (spent.count() >= budget) break;
-        } else if (k >= o->cases) {
-          break;
-        }
-        const int size = static_cast<int>(k % 101);
-        const mrt::IdentityCase c =
-            mrt::identity_case(scheme)(rc::Random(case_seed(base, static_cast<uint64_t>(k))),
-                                       size).value();
-        for (size_t r = first; r < rows.size(); ++r) {
-          Row& row = rows[r];
-          if (!row.skipped.empty()) continue;
-          ++row.cases;
-          const auto mismatch = mrt::check_identity(registry(), c, row.backend, bug);
-          if (!mismatch) continue;
-          ++row.mismatches;
-          if (row.first_mismatch.empty()) {
-            row.first_mismatch = "case " + std::to_string(k) + ": " + *mismatch;
-          }
-        }
-      }
-    }
+    options.cases = o->cases;
+    options.seconds_per_identity =
+        o->seconds > 0 ? o->seconds / std::max<size_t>(1, options.schemes.size()) : 0;
+    options.bug = bug;
+    const std::vector<mrt::MrtRow> rows =
+        jobs == 1 ? mrt::run_mrt(registry(), options)
+                  : mrt::run_mrt_jobs(registry(), options, jobs, [o, &exec](int) {
+                      opt::set_threads(1);
+                      if (o->backend != "all") resolve_backend(registry(), o->backend, exec);
+                    });
+    std::cout << mrt::mrt_table(rows, options.seed,
+                                bug == mrt::PlantedBug::kNone ? "" : o->planted);
     bool ok = true;
-    std::cout << "MRT identities, seed " << seed
-              << (bug == mrt::PlantedBug::kNone ? "" : ", planted bug " + o->planted) << "\n";
-    std::cout << std::left << std::setw(28) << "identity" << std::setw(12) << "backend"
-              << std::right << std::setw(9) << "cases" << std::setw(12) << "mismatches"
-              << "\n";
-    for (const Row& row : rows) {
-      std::cout << std::left << std::setw(28) << row.identity << std::setw(12) << row.backend
-                << std::right << std::setw(9) << row.cases << std::setw(12) << row.mismatches;
-      if (!row.skipped.empty()) std::cout << "   skipped: " << row.skipped;
-      std::cout << "\n";
-      ok = ok && row.mismatches == 0;
-    }
-    for (const Row& row : rows) {
-      if (!row.first_mismatch.empty()) {
-        std::cout << "MISMATCH " << row.identity << " on " << row.backend << ", "
-                  << row.first_mismatch << "\n";
-      }
-    }
+    for (const mrt::MrtRow& row : rows) ok = ok && row.mismatches == 0;
     return ok ? kExitOk : kExitMismatch;
   };
 }

@@ -1,0 +1,52 @@
+// The --jobs option of golden verify and mrt on the command line: one process and two print the
+// same tables and exit with the same status (the split itself: golden_jobs_test, mrt_jobs_test).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct Run {
+  int status = -1;
+  std::string out;
+};
+
+Run run_cli(const std::string& args) {
+  Run run;
+  const std::string command = std::string(CVMCHECK_BINARY) + " " + args + " 2>/dev/null";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) run.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+void expect_same_for_one_and_two_jobs(const std::string& args, int status) {
+  const Run one = run_cli(args + " --jobs 1");
+  const Run two = run_cli(args + " --jobs 2");
+  EXPECT_EQ(one.status, status) << args << "\n" << one.out;
+  EXPECT_EQ(two.status, one.status) << args;
+  EXPECT_EQ(two.out, one.out) << args;
+}
+
+TEST(JobsCli, GoldenVerifyPrintsTheSameTablesForOneAndTwoJobs) {
+  const std::string suite = std::string(CVMCHECK_SOURCE_DIR) + "/golden-mrt";
+  expect_same_for_one_and_two_jobs(
+      "golden verify " + suite + " --backend reference --backend optimized", 0);
+}
+
+TEST(JobsCli, MrtPrintsTheSameTableForOneAndTwoJobs) {
+  expect_same_for_one_and_two_jobs(
+      "mrt --seed 11 --cases 7 --identity dense --backend optimized", 0);
+  expect_same_for_one_and_two_jobs(
+      "mrt --seed 11 --cases 7 --identity conv2d --backend reference "
+      "--planted conv2d_drop_zp_product",
+      1);
+}
+
+}  // namespace
