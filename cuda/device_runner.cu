@@ -118,6 +118,7 @@ Backend make_device_backend() {
   int devices = 0;
   const cudaError_t status = cudaGetDeviceCount(&devices);
   Backend backend = make_backend("cuda", run_on_device);
+  backend.fork_safe = false;  // the runtime is initialized now, in the parent of any job
   if (status != cudaSuccess || devices == 0) {
     backend.available = false;
     backend.unavailable_reason =

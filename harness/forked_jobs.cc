@@ -61,9 +61,9 @@ std::string one_process_reason(const Registry& registry,
                                const std::vector<std::string>& backends) {
   for (const std::string& name : backends) {
     const Backend* b = registry.find_backend(name);
-    if (name == "cuda" && b != nullptr && b->available) {
-      return "the cuda backend's CUDA runtime, initialized before the jobs would fork, cannot be "
-             "used in a forked process";
+    if (b != nullptr && b->available && !b->fork_safe) {
+      return "backend '" + name + "' cannot run in a forked process (for cuda: its CUDA runtime "
+             "is initialized before the jobs would fork)";
     }
   }
   return "";

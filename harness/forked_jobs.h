@@ -61,9 +61,10 @@ std::vector<std::string> run_forked_jobs(
 // The default of --jobs: one job per core.
 int default_jobs();
 
-// Why calls on `backends` must stay in one process ("" when they need not): the CUDA runtime,
-// which the parent initialized when it looked for a device (the available `cuda` backend), cannot
-// be used in a forked child. golden verify and mrt then run one job and say so.
+// Why calls on `backends` must stay in one process ("" when they need not): an available backend
+// that is not Backend::fork_safe, e.g. `cuda`, whose runtime the parent initialized when it
+// looked for a device and which a forked child cannot use. campaign, golden verify and mrt then
+// run one job and say so (untested on a GPU so far: no device was lent).
 std::string one_process_reason(const Registry& registry, const std::vector<std::string>& backends);
 
 }  // namespace cvm

@@ -77,6 +77,10 @@ struct Backend {
   // run-time choice forced. Per-example test lists cover the base backend only; golden verify,
   // the campaign, the properties and the fuzz targets run every variant.
   std::string variant_of;
+  // False when the backend cannot run in a process forked after the registry was built (the
+  // CUDA runtime, initialized by the device check, does not survive fork): tools that fork jobs
+  // then run one process.
+  bool fork_safe = true;
   // Set on an external backend: every call goes to it whole (no kernels); external_ops holds
   // the canonical names of the operators its handshake listed.
   ExternalCall external;

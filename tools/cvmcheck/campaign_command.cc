@@ -117,7 +117,16 @@ Action add_campaign_command(CLI::App& app) {
       options.backends = other_backends(registry());
       for (const std::string& name : defined_backend_names(exec)) options.backends.push_back(name);
     }
-    const int jobs = o->jobs > 0 ? o->jobs : default_jobs();
+    int jobs = o->jobs > 0 ? o->jobs : default_jobs();
+    {
+      std::vector<std::string> selected = options.backends;
+      if (selected.empty()) selected = other_backends(registry());
+      const std::string why = one_process_reason(registry(), selected);
+      if (jobs > 1 && !why.empty()) {
+        std::cerr << "cvmcheck campaign: one job, not " << jobs << ": " << why << "\n";
+        jobs = 1;
+      }
+    }
     // Each job starts its own external workers (a worker's pipes belong to one process), and
     // runs the optimized kernels on one thread: the jobs already use every core, and OpenMP teams
     // in each job would only contend for them.
