@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Fuzz throughput per target: execs/s of every fuzz target built with ASan + UBSan (preset fuzz,
+# what CI and the nightly run) and without sanitizers (preset fuzz-fast, for throughput, as
+# OSS-Fuzz also builds several configurations of one target), on the same seed and corpus copy,
+# and optionally of a base revision's ASan build (BASE_REV, built in build-fuzz-base/tree, a git
+# worktree reused between runs). Prints a markdown table for docs/fuzzing.md. Not part of CI.
+# Usage: ci/fuzz-rates.sh [SECONDS_PER_TARGET] [BASE_REV]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+seconds=${1:-10}
+base_rev=${2:-}
+export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
+bash ci/build.sh fuzz >/dev/null
+bash ci/build.sh fuzz-fast >/dev/null
+base_dir=
+if [ -n "$base_rev" ]; then
+  rev=$(git rev-parse --verify --quiet "$base_rev^{commit}") ||
+    { echo "ci/fuzz-rates.sh: unknown revision '$base_rev'" >&2; exit 2; }
+  tree=build-fuzz-base/tree
+  if [ ! -d "$tree" ]; then
+    mkdir -p build-fuzz-base
+    git worktree add --detach "$tree" "$rev" >/dev/null
+  fi
+  git -C "$tree" checkout --quiet --detach "$rev"
+  echo "building base $base_rev ($(git rev-parse --short "$rev")) in $tree" >&2
+  (cd "$tree" && CCACHE_BASEDIR=$PWD cmake --preset fuzz >/dev/null && cmake --build --preset fuzz >/dev/null)
+  base_dir=$root/$tree
+fi
+
+run_in() {  # DIR PRESET_DIR TARGET
+  local work log
+  work=$(mktemp -d) log=$(mktemp)
+  (cd "$1" && "$2"/bin/fuzz_"$3" -max_total_time="$seconds" -seed=1 -timeout=10 \
+    -rss_limit_mb=2048 -print_final_stats=1 "$work" "corpus/$3" >"$log" 2>&1) || true
+  grep -E "stat::average_exec_per_sec" "$log" | awk '{print $2}'
+  rm -rf "$work" "$log"
+}
+
+mapfile -t targets < <(bash ci/fuzz-targets.sh)
+echo "Fuzz rates, $(date -u +%Y-%m-%d), ${seconds} s per target and build, seed 1, load before:" \
+  "$(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+if [ -n "$base_dir" ]; then
+  echo "| target | ASan + UBSan (execs/s) | base $base_rev ASan + UBSan | ratio | no sanitizer (execs/s) |"
+  echo "|---|---:|---:|---:|---:|"
+else
+  echo "| target | ASan + UBSan (execs/s) | no sanitizer (execs/s) |"
+  echo "|---|---:|---:|"
+fi
+for t in "${targets[@]}"; do
+  asan=$(run_in "$root" build-fuzz "$t")
+  fast=$(run_in "$root" build-fuzz-fast "$t")
+  if [ -n "$base_dir" ]; then
+    base=""
+    [ -x "$base_dir/build-fuzz/bin/fuzz_$t" ] && base=$(run_in "$base_dir" build-fuzz "$t")
+    ratio=$(awk -v a="${asan:-0}" -v b="${base:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }')
+    echo "| $t | ${asan:-?} | ${base:--} | $ratio | ${fast:-?} |"
+  else
+    echo "| $t | ${asan:-?} | ${fast:-?} |"
+  fi
+done
