@@ -14,6 +14,7 @@ import catalogue  # noqa: E402
 import modes  # noqa: E402
 import operators  # noqa: E402
 import sets  # noqa: E402
+import variants_gain  # noqa: E402
 
 
 def edits(rule, line):
@@ -169,6 +170,25 @@ class Modes(unittest.TestCase):
         if any(b.get("variant_of") == "optimized" for b in operators.BACKENDS):
             self.assertNotIn("optimized", modes.variants_of("optimized"))
             self.assertTrue(all(v.startswith("optimized") for v in modes.variants_of("optimized")))
+
+
+class VariantsGain(unittest.TestCase):
+    def test_before_counts_only_the_modes_without_the_variants(self):
+        results = [
+            {"id": "a", "status": "killed", "killed_by": ["unit"]},
+            {"id": "b", "status": "killed", "killed_by": ["campaign-base"]},
+            {"id": "c", "status": "killed", "killed_by": ["campaign"]},
+            {"id": "d", "status": "survived", "killed_by": []},
+            {"id": "e", "status": "build-failed", "killed_by": []},
+            {"id": "f", "status": "survived", "killed_by": []},
+        ]
+        rows, counts = variants_gain.verdicts(results, {"f": "why"})
+        self.assertEqual([r[1:3] for r in rows],
+                         [("killed", "killed"), ("killed", "killed"), ("survived", "killed"),
+                          ("survived", "survived"), ("build-failed", "build-failed"),
+                          ("equivalent", "equivalent")])
+        self.assertEqual(variants_gain.score(counts["before"])[:2], (2, 4))
+        self.assertEqual(variants_gain.score(counts["after"])[:2], (3, 4))
 
 
 if __name__ == "__main__":
