@@ -190,6 +190,12 @@ class VariantsGain(unittest.TestCase):
         self.assertEqual(variants_gain.score(counts["before"])[:2], (2, 4))
         self.assertEqual(variants_gain.score(counts["after"])[:2], (3, 4))
 
+    def test_all_modes_runs_read_every_mode(self):
+        results = [{"id": "a", "status": "killed", "killed_by": ["properties", "campaign"]},
+                   {"id": "b", "status": "killed", "killed_by": ["campaign-base", "campaign"]}]
+        rows, _ = variants_gain.verdicts(results, {}, all_modes=True)
+        self.assertEqual([r[1:3] for r in rows], [("survived", "killed"), ("killed", "killed")])
+
 
 if __name__ == "__main__":
     unittest.main()
