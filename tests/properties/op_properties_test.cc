@@ -3,10 +3,14 @@
 //   (c)     each invalid-call rule gives logic_error on every backend;
 //   (d)     determinism: the same call twice, and on 1 and 2 threads, gives identical bytes.
 // Budget: CVMCHECK_PROP_CASES cases per property (default below); RC_PARAMS="seed=N" replays.
+// CVMCHECK_PROP_BACKENDS=a,b compares only those backends with the reference (default: every
+// registered one); tools/mutate's properties-base mode leaves the dispatch variants out so.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 #include "backends/registry.h"
 #include "harness/generators.h"
@@ -23,6 +27,19 @@ constexpr int kDefaultCasesPerRule = 25;
 std::vector<std::string> op_names() {
   std::vector<std::string> names;
   for (const OpInfo& op : registry().ops()) names.push_back(op.name);
+  return names;
+}
+
+// The backends the properties compare with the reference: every registered one, or those that
+// CVMCHECK_PROP_BACKENDS names (comma-separated).
+std::vector<std::string> property_backends() {
+  const char* text = std::getenv("CVMCHECK_PROP_BACKENDS");
+  if (text == nullptr || *text == '\0') return other_backends(registry());
+  std::vector<std::string> names;
+  std::stringstream list(text);
+  for (std::string name; std::getline(list, name, ',');) {
+    if (!name.empty() && name != "reference") names.push_back(name);
+  }
   return names;
 }
 
@@ -44,7 +61,7 @@ class OpProperty : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(OpProperty, ValidCallsSucceedAndAllBackendsAgree) {
-  const std::vector<std::string> backends = other_backends(registry());
+  const std::vector<std::string> backends = property_backends();
   int total = 0, zero = 0;
   const PropertyVerdict verdict = check_property(
       GetParam() + "/valid",
@@ -66,7 +83,7 @@ TEST_P(OpProperty, ValidCallsSucceedAndAllBackendsAgree) {
 }
 
 TEST_P(OpProperty, EachInvalidRuleGivesLogicErrorOnEveryBackend) {
-  std::vector<std::string> backends = other_backends(registry());
+  std::vector<std::string> backends = property_backends();
   ASSERT_FALSE(gens().invalid.empty());
   for (const InvalidGenerator& rule : gens().invalid) {
     const PropertyVerdict verdict = check_property(
@@ -84,7 +101,7 @@ TEST_P(OpProperty, EachInvalidRuleGivesLogicErrorOnEveryBackend) {
 
 TEST_P(OpProperty, SameCallTwiceGivesIdenticalBytes) {
   std::vector<std::string> backends = {"reference"};
-  for (const std::string& b : other_backends(registry())) backends.push_back(b);
+  for (const std::string& b : property_backends()) backends.push_back(b);
   const PropertyVerdict verdict = check_property(
       GetParam() + "/determinism",
       [&] {

@@ -9,6 +9,12 @@ affordable; it is safe because a kernel mutant can only change its own operators
               those pass) the robustness tests, which cannot be filtered by operator
   properties  cvmcheck_tests: the RapidCheck properties of those operators, fixed seed
   golden      cvmcheck golden verify on a suite holding only those operators' cases
+  campaign    cvmcheck campaign over those operators (fixed seed and call count, time-capped)
+              on the backend and its dispatch variants (optimized/avx2, optimized/portable,
+              optimized@3, ...: every path, not only the one CPUID picks)
+  properties-base, campaign-base
+              the same with the dispatch variants left out (the base backend only): the
+              killers as they were before optimized/variants.cc, to measure what the variants add
   sanitize    the unit mode's tests in an ASan+UBSan build of the scratch tree (a second
               build): mutants that overrun a buffer without changing an output
   fuzz        the family's libFuzzer target for a few seconds (a third, sanitizer build)
@@ -27,8 +33,20 @@ import time
 
 import operators
 
-MODES = ("unit", "properties", "golden", "sanitize", "fuzz")
-DEFAULT_BUDGETS = {"unit": 120, "properties": 180, "golden": 60, "sanitize": 120, "fuzz": 60}
+MODES = ("unit", "properties", "golden", "campaign", "properties-base", "campaign-base",
+         "sanitize", "fuzz")
+DEFAULT_BUDGETS = {"unit": 120, "properties": 180, "golden": 60, "campaign": 120,
+                   "properties-base": 180, "campaign-base": 120, "sanitize": 120, "fuzz": 60}
+# The campaign modes: this many calls (the same calls whatever the backends: the seed draws
+# them) unless the time cap comes first.
+CAMPAIGN_CASES = 1500
+CAMPAIGN_SECONDS = 60
+
+
+def variants_of(backend):
+    """The registered, available dispatch variants of a backend (`cvmcheck ops --json`)."""
+    return [b["name"] for b in operators.BACKENDS
+            if b.get("variant_of") == backend and b.get("available", True)]
 
 _NN_PATH_TESTS = {
     "conv2d": ["NnPaths.Conv2d*", "NnPaths.RuleBreaking*", "NnPaths.ConvAndDense*"],
@@ -120,7 +138,10 @@ class Harness:
     """Runs the modes against the scratch tree's builds."""
 
     def __init__(self, tree, work, budgets, prop_cases=None, fuzz_builder=None,
-                 rc_seed=1, robustness=True, sanitize_builder=None):
+                 rc_seed=1, robustness=True, sanitize_builder=None,
+                 campaign_cases=CAMPAIGN_CASES, campaign_seconds=CAMPAIGN_SECONDS):
+        self.campaign_cases = campaign_cases
+        self.campaign_seconds = campaign_seconds
         self.sanitize_builder = sanitize_builder  # callable() -> bool (built), or None
         self.rc_seed = rc_seed
         self.robustness = robustness
@@ -137,7 +158,7 @@ class Harness:
 
     def run(self, mode, ops, backend="optimized"):
         ops = expand_ops(ops)
-        return getattr(self, "_" + mode)(ops, self.budgets[mode], backend)
+        return getattr(self, "_" + mode.replace("-", "_"))(ops, self.budgets[mode], backend)
 
     def _unit(self, ops, budget, backend, bin_dir=None):
         tests = os.path.join(bin_dir or self.bin, "cvmcheck_tests")
@@ -169,14 +190,39 @@ class Harness:
         result.seconds += build_seconds
         return result
 
-    def _properties(self, ops, budget, backend):
+    def _properties(self, ops, budget, backend, only_backend=False):
         # A fixed seed: the same mutant gets the same verdict on every run.
         env = {"RC_PARAMS": f"seed={self.rc_seed}"}
+        if only_backend:  # no dispatch variants (tests/properties/op_properties_test.cc)
+            env["CVMCHECK_PROP_BACKENDS"] = backend
         if self.prop_cases:
             env["CVMCHECK_PROP_CASES"] = str(self.prop_cases)
         return _run([os.path.join(self.bin, "cvmcheck_tests"), "--gtest_brief=1",
                      "--gtest_fail_fast", "--gtest_filter=" + property_filter(ops)],
                     budget, self.cwd, env)
+
+    def _properties_base(self, ops, budget, backend):
+        return self._properties(ops, budget, backend, only_backend=True)
+
+    def _campaign(self, ops, budget, backend, only_backend=False):
+        """A campaign restricted to the mutant's operators: the backend with (or, for
+        campaign-base, without) its dispatch variants; killed when it reports a mismatch.
+        Exit status 1 is a mismatch; any other failure (a usage error, nothing compared) is
+        the harness's, and counts as a kill only if the unmutated tree passes (the baseline)."""
+        backends = [backend] + ([] if only_backend else variants_of(backend))
+        report = tempfile.mkdtemp(prefix="mutate-campaign-", dir=self.work)
+        try:
+            return _run([os.path.join(self.bin, "cvmcheck"), "campaign", "--ops", ",".join(ops),
+                         "--backends", ",".join(backends), "--seed", "1",
+                         "--max-cases", str(self.campaign_cases),
+                         "--seconds", str(self.campaign_seconds), "--report", report,
+                         "--max-repros", "1", "--shrink-seconds", "0", "--jobs", "1", "--quiet"],
+                        budget, self.cwd)
+        finally:
+            shutil.rmtree(report, ignore_errors=True)
+
+    def _campaign_base(self, ops, budget, backend):
+        return self._campaign(ops, budget, backend, only_backend=True)
 
     def _golden(self, ops, budget, backend):
         suite = self.golden_suite(ops)

@@ -10,6 +10,7 @@ is a kill matrix (report.py) in OUT/report.json and OUT/report.md.
   python3 tools/mutate/mutate.py --files optimized/reduce.cc    run those mutants
   python3 tools/mutate/mutate.py --ids ID... --all-modes --fuzz every mode on each
   python3 tools/mutate/mutate.py --sample 8                     a fixed spread-out sample
+  python3 tools/mutate/mutate.py --set isa_paths --list         a named set (tools/mutate/sets/)
 """
 
 import argparse
@@ -28,6 +29,7 @@ import modes  # noqa: E402
 import operators  # noqa: E402
 import report  # noqa: E402
 import scratch  # noqa: E402
+import sets  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
@@ -38,6 +40,10 @@ def parse_args(argv):
     p.add_argument("--counts", action="store_true", help="print catalogue sizes per file and kind")
     p.add_argument("--files", nargs="*", help="kernel files (default: all)")
     p.add_argument("--kinds", nargs="*", choices=catalogue.KINDS)
+    p.add_argument("--set", help="only the lines a named set covers (tools/mutate/sets/NAME.txt, "
+                   "e.g. isa_paths: code that runs only on the non-default dispatch paths)")
+    p.add_argument("--lines", nargs="*", metavar="ENTRY",
+                   help="only these lines: PATH, PATH@FUNCTION or PATH:A-B (sets.py)")
     p.add_argument("--ids", nargs="*", help="exact mutant ids")
     p.add_argument("--ids-file", help="file with one mutant id a line (# comments)")
     p.add_argument("--sample", type=int, help="a deterministic sample of N mutants, spread over "
@@ -55,6 +61,10 @@ def parse_args(argv):
     p.add_argument("--budget", action="append", default=[], metavar="MODE=SECONDS")
     p.add_argument("--build-timeout", type=int, default=900)
     p.add_argument("--prop-cases", type=int, help="CVMCHECK_PROP_CASES for the properties mode")
+    p.add_argument("--campaign-cases", type=int, default=modes.CAMPAIGN_CASES,
+                   help="calls of the campaign modes (seed 1; default %(default)s)")
+    p.add_argument("--campaign-seconds", type=int, default=modes.CAMPAIGN_SECONDS,
+                   help="time cap of the campaign modes (default %(default)s)")
     p.add_argument("--rc-seed", type=int, default=1, help="RapidCheck seed of the properties mode")
     p.add_argument("--no-robustness", action="store_true",
                    help="leave the (operator-wide, slow) robustness tests out of the unit mode")
@@ -84,8 +94,22 @@ def sample(mutants, n):
     return sorted(chosen, key=lambda m: (m.path, m.line, m.kind, m.ordinal))
 
 
+def line_entries(args):
+    """The --set and --lines entries (sets.py), checked against the tree; [] when none."""
+    entries = sets.load(args.set) if args.set else []
+    entries += [sets.parse_entry(e) for e in args.lines or []]
+    errors = sets.check_anchors(REPO, entries)
+    if errors:
+        sys.exit("mutant set: " + "; ".join(errors))
+    return entries
+
+
 def select(args, equivalent):
-    everything = catalogue.catalogue(REPO, operators.attribute, args.files, operators.RULE_NAMES)
+    entries = line_entries(args)
+    files = args.files or (sets.files(entries) if entries else None)
+    everything = catalogue.catalogue(REPO, operators.attribute, files, operators.RULE_NAMES)
+    if entries:
+        everything = sets.select(everything, entries)
     known = {m.id for m in catalogue.catalogue(REPO, operators.attribute, None, operators.RULE_NAMES)}
     for ident in equivalent:
         if ident not in known:
@@ -103,6 +127,8 @@ def select(args, equivalent):
         if missing:
             sys.exit(f"unknown mutant ids: {' '.join(missing)}")
         chosen = [by_id[i] for i in ids]
+        if entries:
+            chosen = sets.select(chosen, entries)
     if args.sample:
         chosen = sample([m for m in chosen if m.id not in equivalent], args.sample)
     if args.every > 1:
@@ -220,6 +246,8 @@ def main(argv=None):
     harness = modes.Harness(tree, args.out, budgets, args.prop_cases,
                             fuzz_builder if "fuzz" in mode_list else None,
                             rc_seed=args.rc_seed, robustness=not args.no_robustness,
+                            campaign_cases=args.campaign_cases,
+                            campaign_seconds=args.campaign_seconds,
                             sanitize_builder=(lambda: sanitizer.build(timeout=args.build_timeout))
                             if "sanitize" in mode_list else None)
     if not build.build(timeout=None):

@@ -28,6 +28,8 @@ def _load_listing():
 
 
 _LISTING = _load_listing()
+# The registered backends ({"name", "variant_of"?, "available"?, ...}), for the campaign modes.
+BACKENDS = _LISTING.get("backends", [])
 FAMILIES = {family: [] for family in _LISTING["families"]}
 for _op in _LISTING["operators"]:
     FAMILIES[_op["family"]].append(_op["name"])

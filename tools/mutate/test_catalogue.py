@@ -11,7 +11,10 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import catalogue  # noqa: E402
+import modes  # noqa: E402
 import operators  # noqa: E402
+import sets  # noqa: E402
+import variants_gain  # noqa: E402
 
 
 def edits(rule, line):
@@ -113,6 +116,85 @@ class Catalogue(unittest.TestCase):
                  "    return 0;"]
         self.assertEqual(operators.attribute("optimized/broadcast.cc", lines, 0)[1], ["broadcast_div"])
         self.assertEqual(operators.attribute("optimized/broadcast.cc", lines, 2)[1], ["broadcast_add"])
+
+
+class Sets(unittest.TestCase):
+    SOURCE = ("void avx2_pass(int n) {\n  if (n < 0) fail_logic(\"n\");\n}\n"
+              "void base_pass(int n) {\n  if (n > 9) fail_logic(\"m\");\n"
+              "  if (n == 3) fail_logic(\"k\");\n}\n")
+
+    def catalogue_of(self, repo):
+        os.makedirs(os.path.join(repo, "optimized"))
+        with open(os.path.join(repo, "optimized", "passes.cc"), "w") as f:
+            f.write(self.SOURCE)
+        return catalogue.catalogue(repo, operators.attribute)
+
+    def test_entries_cover_a_file_a_function_or_lines(self):
+        with tempfile.TemporaryDirectory() as repo:
+            found = self.catalogue_of(repo)
+            ids = lambda text: {m.id for m in sets.select(found, sets.parse(text))}
+            self.assertEqual(ids("optimized/passes.cc"), {m.id for m in found})
+            self.assertEqual(ids("optimized/passes.cc@avx2_pass  # the AVX2 one"),
+                             {"optimized/passes.cc:2:relop:0", "optimized/passes.cc:2:error_class:0"})
+            self.assertEqual(ids("# a comment\noptimized/passes.cc:6 | n == 3"),
+                             {"optimized/passes.cc:6:relop:0", "optimized/passes.cc:6:error_class:0"})
+            self.assertEqual(ids("optimized/passes.cc:5-6"),
+                             {m.id for m in found if m.line in (5, 6)})
+            self.assertEqual(ids("optimized/other.cc"), set())
+
+    def test_a_stale_anchor_or_a_missing_file_is_an_error(self):
+        with tempfile.TemporaryDirectory() as repo:
+            self.catalogue_of(repo)
+            self.assertEqual(sets.check_anchors(repo, sets.parse("optimized/passes.cc:6 | n == 3")), [])
+            self.assertEqual(len(sets.check_anchors(repo, sets.parse("optimized/passes.cc:5 | n == 3"))), 1)
+            self.assertEqual(len(sets.check_anchors(repo, sets.parse("optimized/gone.cc"))), 1)
+        with self.assertRaises(ValueError):
+            sets.parse_entry("optimized/passes.cc:9-3")
+
+    def test_the_isa_paths_set_matches_the_tree(self):
+        repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        entries = sets.load("isa_paths")
+        self.assertEqual(sets.check_anchors(repo, entries), [])
+        found = sets.select(catalogue.catalogue(repo, operators.attribute, sets.files(entries)),
+                            entries)
+        self.assertTrue(found)
+        self.assertIn("optimized/nn_isa_avx2.cc", {m.path for m in found})
+
+
+class Modes(unittest.TestCase):
+    def test_campaign_modes_with_and_without_the_dispatch_variants(self):
+        self.assertIn("campaign-base", modes.MODES)
+        self.assertIn("properties-base", modes.MODES)
+        for mode in ("campaign", "campaign-base", "properties-base"):
+            self.assertTrue(hasattr(modes.Harness, "_" + mode.replace("-", "_")))
+        if any(b.get("variant_of") == "optimized" for b in operators.BACKENDS):
+            self.assertNotIn("optimized", modes.variants_of("optimized"))
+            self.assertTrue(all(v.startswith("optimized") for v in modes.variants_of("optimized")))
+
+
+class VariantsGain(unittest.TestCase):
+    def test_before_counts_only_the_modes_without_the_variants(self):
+        results = [
+            {"id": "a", "status": "killed", "killed_by": ["unit"]},
+            {"id": "b", "status": "killed", "killed_by": ["campaign-base"]},
+            {"id": "c", "status": "killed", "killed_by": ["campaign"]},
+            {"id": "d", "status": "survived", "killed_by": []},
+            {"id": "e", "status": "build-failed", "killed_by": []},
+            {"id": "f", "status": "survived", "killed_by": []},
+        ]
+        rows, counts = variants_gain.verdicts(results, {"f": "why"})
+        self.assertEqual([r[1:3] for r in rows],
+                         [("killed", "killed"), ("killed", "killed"), ("survived", "killed"),
+                          ("survived", "survived"), ("build-failed", "build-failed"),
+                          ("equivalent", "equivalent")])
+        self.assertEqual(variants_gain.score(counts["before"])[:2], (2, 4))
+        self.assertEqual(variants_gain.score(counts["after"])[:2], (3, 4))
+
+    def test_all_modes_runs_read_every_mode(self):
+        results = [{"id": "a", "status": "killed", "killed_by": ["properties", "campaign"]},
+                   {"id": "b", "status": "killed", "killed_by": ["campaign-base", "campaign"]}]
+        rows, _ = variants_gain.verdicts(results, {}, all_modes=True)
+        self.assertEqual([r[1:3] for r in rows], [("survived", "killed"), ("killed", "killed")])
 
 
 if __name__ == "__main__":
