@@ -1,5 +1,8 @@
 // cvmcheck: conformance and differential checks of the CVM integer operators.
 #include <malloc.h>
+#include <unistd.h>
+
+#include <cstdlib>
 
 #include <iostream>
 #include <map>
@@ -9,6 +12,15 @@
 #include "harness/worker_client.h"
 
 int main(int argc, char** argv) {
+  // OpenMP threads that wait passively: libgomp's default spin-wait at barriers is ruinous when
+  // the harness's processes (--jobs, one per core) each run a 3-thread team for optimized@3: a
+  // campaign with --jobs 2 made 6.5k calls/s spinning and 13k passive on 2 cores
+  // (docs/performance.md). libgomp reads the variable when it loads, before main, so the process
+  // re-executes itself once with it set; a value the user set is kept.
+  if (std::getenv("OMP_WAIT_POLICY") == nullptr) {
+    ::setenv("OMP_WAIT_POLICY", "passive", 1);
+    ::execv("/proc/self/exe", argv);  // returns only on failure: go on with the default policy
+  }
   // Keep freed memory in the heap: glibc otherwise maps every block over 128 KiB afresh and
   // trims the heap top after each call, so a campaign (and a worker serving it) paid 10-30
   // first-touch page faults per call for buffers it had just freed.
