@@ -42,9 +42,13 @@ std::string format_call_descriptor(const Call& call, const std::string& backend,
 CallDescriptor parse_call_descriptor(const std::string& text);
 
 // The descriptor for reports and __REPRO lines, when it is short enough to print on one line
-// (at most kMaxCompactDescriptorChars); otherwise nullopt and `why_not` says why (e.g. a shrunk
-// fuzz case with thousands of arbitrary values: replay its case directory instead).
-inline constexpr size_t kMaxCompactDescriptorChars = 2048;
+// (at most kMaxCompactDescriptorChars); otherwise nullopt and `why_not` says why. The bound holds
+// every call within the campaign's and the fuzz targets' input bounds (a few thousand arbitrary
+// int32 values at most, about 12 characters each), so every finding prints its descriptor; it
+// stops a huge case (e.g. millions of arbitrary values in a hand-made case) from becoming a
+// multi-megabyte line. The campaign's table shows descriptors up to kTableDescriptorChars.
+inline constexpr size_t kMaxCompactDescriptorChars = 128 * 1024;
+inline constexpr size_t kTableDescriptorChars = 2048;
 inline constexpr size_t kMaxInlineItems = 64;
 std::optional<std::string> compact_call_descriptor(const Call& call, const std::string& backend,
                                                    std::string* why_not = nullptr);

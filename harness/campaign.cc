@@ -382,7 +382,10 @@ std::string campaign_table(const CampaignResult& result) {
     // The exact call (the repro's, shrunk), replayable with `cvmcheck run --call '...'`.
     out << "  call: "
         << (f.descriptor.empty() ? "(no descriptor: " + f.descriptor_note + ")"
-                                 : "'" + f.descriptor + "'")
+            : f.descriptor.size() > kTableDescriptorChars
+                ? "(" + std::to_string(f.descriptor.size()) +
+                      " characters: in campaign.json and the repro's __REPRO --call line)"
+                : "'" + f.descriptor + "'")
         << "\n";
   }
   for (const std::string& line : result.unexpected_passes) out << "unexpected pass: " << line << "\n";

@@ -16,6 +16,7 @@
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
 #include "harness/call_descriptor.h"
+#include "harness/fuzz_input.h"
 #include "harness/campaign.h"
 #include "harness/generators.h"
 #include "harness/planted.h"
@@ -522,6 +523,28 @@ TEST(RunCall, RepeatedShrunkCallsAreSavedOnce) {
             << " shrunk calls not saved again, " << result.mismatches << " failing calls\n";
   EXPECT_GT(dirs, 0);
   EXPECT_LE(dirs, options.max_repros);
+}
+
+}  // namespace
+}  // namespace cvm
+
+namespace cvm {
+namespace {
+
+// Every call within the fuzz targets' input bound prints a descriptor, however arbitrary its
+// values: the compact bound holds kFuzzMaxElements values of the widest text.
+TEST(CallDescriptor, EveryCallWithinTheFuzzBoundHasACompactDescriptor) {
+  std::vector<int32_t> values(static_cast<size_t>(kFuzzMaxElements));
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = (i % 2 == 0 ? -2147483647 : 2147483647) - static_cast<int32_t>(i % 7);
+  }
+  Call call;
+  call.op = "abs";
+  call.inputs = {Tensor::from_values({kFuzzMaxElements}, values, 32)};
+  std::string why;
+  const std::optional<std::string> text = compact_call_descriptor(call, "optimized", &why);
+  ASSERT_TRUE(text.has_value()) << why;
+  EXPECT_EQ(call_difference(call, parse_call_descriptor(*text).call), "");
 }
 
 }  // namespace
