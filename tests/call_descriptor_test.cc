@@ -536,7 +536,8 @@ namespace {
 TEST(CallDescriptor, EveryCallWithinTheFuzzBoundHasACompactDescriptor) {
   std::vector<int32_t> values(static_cast<size_t>(kFuzzMaxElements));
   for (size_t i = 0; i < values.size(); ++i) {
-    values[i] = (i % 2 == 0 ? -2147483647 : 2147483647) - static_cast<int32_t>(i % 7);
+    const int32_t k = static_cast<int32_t>(i % 7);  // widest text: 11 characters each
+    values[i] = i % 2 == 0 ? -2147483647 + k : 2147483647 - k;
   }
   Call call;
   call.op = "abs";
