@@ -15,6 +15,7 @@
 #include "backends/registry.h"
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
+#include "support/planted_registry.h"
 #include "harness/call_descriptor.h"
 #include "harness/fuzz_input.h"
 #include "harness/campaign.h"
@@ -381,13 +382,7 @@ int run_cli(const std::string& args, std::string& out) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-std::unique_ptr<Registry> registry_with(const PlantedBug& bug) {
-  auto r = std::make_unique<Registry>();
-  ops::add_all_ops(*r);
-  r->add_backend(ref::make_backend());
-  r->add_backend(make_planted_backend(*r->find_backend("reference"), bug));
-  return r;
-}
+using testing::registry_with;
 
 TEST(RunCall, ExitStatusesAsRunDir) {
   std::string out;

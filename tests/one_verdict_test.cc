@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "support/planted_registry.h"
 #include "harness/fuzz_input.h"
 #include "harness/generators.h"
 #include "harness/planted.h"
@@ -19,13 +20,7 @@
 namespace cvm {
 namespace {
 
-std::unique_ptr<Registry> registry_with(const PlantedBug& bug) {
-  auto r = std::make_unique<Registry>();
-  ops::add_all_ops(*r);
-  r->add_backend(ref::make_backend());
-  r->add_backend(make_planted_backend(*r->find_backend("reference"), bug));
-  return r;
-}
+using testing::registry_with;
 
 struct Verdicts {
   bool campaign = false, fuzz = false, golden = false;  // true: a finding

@@ -8,6 +8,7 @@
 
 #include "backends/registry.h"
 #include "cvmcheck/case.h"
+#include "support/planted_registry.h"
 #include "harness/campaign.h"
 #include "harness/generators.h"
 #include "harness/planted.h"
@@ -22,14 +23,7 @@ namespace {
 
 constexpr int kCaseBound = 2000;  // a planted bug must be caught within this many cases
 
-// A registry with every operator, the reference and one planted backend.
-std::unique_ptr<Registry> registry_with(const PlantedBug& bug) {
-  auto r = std::make_unique<Registry>();
-  ops::add_all_ops(*r);
-  r->add_backend(ref::make_backend());
-  r->add_backend(make_planted_backend(*r->find_backend("reference"), bug));
-  return r;
-}
+using testing::registry_with;
 
 // A campaign over the planted bug's operator and backend, bounded by `max_cases`.
 CampaignOptions campaign_on(const PlantedBug& bug, uint64_t seed, int64_t max_cases) {
