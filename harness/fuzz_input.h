@@ -7,7 +7,8 @@
 //                          name included), modulo their count
 //   u8  mode               bit 7 set: generator mode, else explicit mode
 //   generator mode:        u64 seed, u8 size, u8 rule (0: a valid call, k: invalid rule k-1)
-//                          -> the call is drawn from the operator's RapidCheck generators
+//                          -> the call is drawn from the operator's RapidCheck generators,
+//                          none of its tensors over kFuzzMaxTensorElements
 //   explicit mode:         u8 attribute count, then per attribute: u8 key selector (schema
 //                          index, or >= schema size: an unknown key), u8 length, the text bytes;
 //                          u8 input count, then per input: u8 dtype (bit 0: int8), u8 precision,

@@ -4,9 +4,13 @@
 // on an upsampling with a scale of thousands: a single call took over 10 s.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "backends/registry.h"
 #include "harness/call.h"
 #include "harness/fuzz_input.h"
+#include "harness/generators.h"
+#include "ops/records.h"
 
 namespace cvm {
 namespace {
@@ -42,6 +46,26 @@ TEST(FuzzBounds, AnInvalidCallIsStillCheckedWhateverItsSize) {
   const std::optional<Outcome> reference = bounded_reference(registry(), upsampling(4, 4096));
   ASSERT_TRUE(reference.has_value());
   EXPECT_EQ(reference->kind, OutcomeKind::kLogicError);
+}
+
+TEST(FuzzBounds, GeneratorModeDrawsNoTensorOverTheCap) {
+  // flatten's output_dim_over_limit needs an input of 2^24+ elements: 0.5 s per exec under ASan.
+  // The cap stops it before it is allocated; the operator's valid calls still decode.
+  const FuzzTarget& all = *find_fuzz_target("all");
+  const OpGenerators& gens = *generators_for(*ops::records().find_op("flatten"));
+  const auto rule = std::find_if(gens.invalid.begin(), gens.invalid.end(),
+                                 [](const InvalidGenerator& g) { return g.rule == "output_dim_over_limit"; });
+  ASSERT_NE(rule, gens.invalid.end());
+  const auto rule_byte = static_cast<uint8_t>(rule - gens.invalid.begin() + 1);
+  for (uint64_t seed = 0; seed < 8; ++seed) {
+    const std::string big = encode_generator_input(all, "flatten", seed, 50, rule_byte);
+    EXPECT_FALSE(decode_fuzz_input(all, reinterpret_cast<const uint8_t*>(big.data()), big.size()));
+    const std::string valid = encode_generator_input(all, "flatten", seed, 50, 0);
+    const std::optional<Call> call =
+        decode_fuzz_input(all, reinterpret_cast<const uint8_t*>(valid.data()), valid.size());
+    ASSERT_TRUE(call.has_value());
+    EXPECT_EQ(call->op, "flatten");
+  }
 }
 
 }  // namespace
