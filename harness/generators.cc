@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cvmcheck/rules.h"
+#include "harness/value_fill.h"
 #include "ops/records.h"
 
 namespace cvm::gen {
@@ -21,31 +22,33 @@ rc::Gen<int> precision(int lo, int hi) {
 
 rc::Gen<int32_t> value(int p) {
   const int64_t a = alpha(p);
-  std::vector<int64_t> edges = {0, 1, -1, a, -a, a - 1, -(a - 1)};
-  for (int64_t power = 2; power <= a; power *= 2) {
-    for (int64_t v : {power - 1, power, power + 1}) {
-      if (v <= a) {
-        edges.push_back(v);
-        edges.push_back(-v);
-      }
-    }
-  }
-  edges.erase(std::remove_if(edges.begin(), edges.end(), [a](int64_t v) { return v > a || v < -a; }),
-              edges.end());
   auto as_int32 = [](int64_t v) { return static_cast<int32_t>(v); };
   return rc::gen::resize(
       kFullSize, rc::gen::weightedOneOf<int32_t>(
-                     {{3, rc::gen::map(rc::gen::elementOf(edges), as_int32)},
+                     {{3, rc::gen::elementOf(edge_values(p))},
                       {2, rc::gen::map(rc::gen::inRange<int64_t>(-a, a + 1), as_int32)}}));
 }
 
+namespace {
+thread_local int t_per_element_scopes = 0;
+}
+
+ScopedPerElementValues::ScopedPerElementValues() { ++t_per_element_scopes; }
+ScopedPerElementValues::~ScopedPerElementValues() { --t_per_element_scopes; }
+
 rc::Gen<Tensor> tensor(const Shape& shape, int p, bool int8) {
-  const auto count = static_cast<size_t>(shape_size(shape));
-  return rc::gen::map(rc::gen::container<std::vector<int32_t>>(count, value(p)),
-                      [shape, p, int8](const std::vector<int32_t>& values) {
-                        return Tensor::from_values(shape, values, p,
-                                                   int8 ? DType::kInt8 : DType::kInt32);
-                      });
+  const int64_t count = shape_size(shape);
+  auto to_tensor = [shape, p, int8](const std::vector<int32_t>& values) {
+    return Tensor::from_values(shape, values, p, int8 ? DType::kInt8 : DType::kInt32);
+  };
+  return rc::Gen<Tensor>([count, p, to_tensor](const rc::Random& random, int size) {
+    // Chosen when drawn, not when the generator is made: the generator records are built once.
+    const rc::Gen<std::vector<int32_t>> values =
+        t_per_element_scopes > 0
+            ? rc::gen::container<std::vector<int32_t>>(static_cast<size_t>(count), value(p))
+            : filled_values(count, p);
+    return rc::shrinkable::map(values(random, size), to_tensor);
+  });
 }
 
 rc::Gen<Tensor> tensor_any_dtype(const Shape& shape, int p) {

@@ -56,8 +56,19 @@ rc::Gen<int> precision(int lo = 1, int hi = 32);
 // neighbours; otherwise uniform in [-alpha(p), alpha(p)].
 rc::Gen<int32_t> value(int p);
 
-// A tensor of `shape` with values from value(p); int8 storage when `int8` (p must be <= 8).
+// A tensor of `shape` with values distributed as value(p) (the fast fill of harness/value_fill.h:
+// one draw per tensor); int8 storage when `int8` (p must be <= 8).
 rc::Gen<Tensor> tensor(const Shape& shape, int p, bool int8 = false);
+
+// While one is alive on this thread, tensor() draws every element from value(p) through
+// RapidCheck, as it did before the fast fill: the golden fixtures are drawn so, which keeps
+// their bytes (and the names other implementations list expected failures by) unchanged.
+struct ScopedPerElementValues {
+  ScopedPerElementValues();
+  ~ScopedPerElementValues();
+  ScopedPerElementValues(const ScopedPerElementValues&) = delete;
+  ScopedPerElementValues& operator=(const ScopedPerElementValues&) = delete;
+};
 // As above, choosing int8 storage at random when p <= 8.
 rc::Gen<Tensor> tensor_any_dtype(const Shape& shape, int p);
 

@@ -97,6 +97,8 @@ struct Writer {
 }  // namespace
 
 GoldenSummary generate_golden(const Registry& registry, const GoldenOptions& options) {
+  // Published fixtures keep their bytes: values drawn per element, as before the fast fill.
+  const gen::ScopedPerElementValues frozen_values;
   const fs::path root(options.out);
   std::error_code ec;
   check(!fs::exists(root, ec) || fs::is_empty(root, ec), options.out,

@@ -11,6 +11,7 @@
 #include "cvmcheck/errors.h"
 #include "cvmcheck/npy.h"
 #include "harness/campaign.h"
+#include "harness/generators.h"
 #include "harness/golden.h"
 #include "harness/mrt_check.h"
 
@@ -57,6 +58,8 @@ uint64_t identity_seed(uint64_t seed, const std::string& identity) {
 }
 
 MrtGoldenSummary generate_mrt_golden(const Registry& registry, const MrtGoldenOptions& options) {
+  // Published fixtures keep their bytes: values drawn per element, as before the fast fill.
+  const gen::ScopedPerElementValues frozen_values;
   const fs::path root(options.out);
   std::error_code ec;
   check(!fs::exists(root, ec) || fs::is_empty(root, ec), options.out,
