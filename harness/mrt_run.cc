@@ -95,6 +95,10 @@ std::vector<MrtRow> merge_mrt_jobs(const std::vector<std::vector<MrtRow>>& jobs)
   return merged;
 }
 
+// A job's rows travel to the parent as JSON, field for field.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MrtRow, identity, backend, skipped, first_mismatch, cases,
+                                   mismatches, first_mismatch_case)
+
 std::vector<MrtRow> run_mrt_jobs(const Registry& registry, const MrtRunOptions& options, int jobs,
                                  const std::function<void(int)>& in_child) {
   ForkedJobsOptions fork;
@@ -106,34 +110,13 @@ std::vector<MrtRow> run_mrt_jobs(const Registry& registry, const MrtRunOptions& 
         MrtRunOptions mine = options;
         mine.job_index = k;
         mine.job_count = jobs;
-        nlohmann::json out = nlohmann::json::array();
-        for (const MrtRow& row : run_mrt(registry, mine)) {
-          out.push_back({{"identity", row.identity},
-                         {"backend", row.backend},
-                         {"skipped", row.skipped},
-                         {"first_mismatch", row.first_mismatch},
-                         {"cases", row.cases},
-                         {"mismatches", row.mismatches},
-                         {"first_mismatch_case", row.first_mismatch_case}});
-        }
+        const nlohmann::json out = run_mrt(registry, mine);
         return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       },
       fork);
   std::vector<std::vector<MrtRow>> parts;
   for (const std::string& text : outputs) {
-    std::vector<MrtRow> rows;
-    for (const nlohmann::json& j : nlohmann::json::parse(text)) {
-      MrtRow row;
-      row.identity = j.at("identity");
-      row.backend = j.at("backend");
-      row.skipped = j.at("skipped");
-      row.first_mismatch = j.at("first_mismatch");
-      row.cases = j.at("cases");
-      row.mismatches = j.at("mismatches");
-      row.first_mismatch_case = j.at("first_mismatch_case");
-      rows.push_back(std::move(row));
-    }
-    parts.push_back(std::move(rows));
+    parts.push_back(nlohmann::json::parse(text).get<std::vector<MrtRow>>());
   }
   return merge_mrt_jobs(parts);
 }

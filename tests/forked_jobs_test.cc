@@ -3,8 +3,6 @@
 // other jobs are stopped).
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -12,16 +10,10 @@
 #include "cvmcheck/errors.h"
 #include "harness/forked_jobs.h"
 #include "harness/worker_client.h"
+#include "support/jobs.h"
 
 namespace cvm {
 namespace {
-
-// No core file from the deliberate crashes.
-void crash() {
-  const rlimit none{0, 0};
-  ::setrlimit(RLIMIT_CORE, &none);
-  std::abort();
-}
 
 // A job that would run for a minute unless it is stopped.
 std::string wait_long(int k) {
@@ -55,7 +47,7 @@ TEST(ForkedJobs, AJobThatCrashesIsReportedByNameAndTheOthersAreStopped) {
     run_forked_jobs(
         2,
         [](int k, const JobCounters&) {
-          if (k == 1) crash();
+          if (k == 1) testing::crash_quietly();
           return wait_long(k);
         },
         options);

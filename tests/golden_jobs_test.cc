@@ -3,17 +3,16 @@
 // that crashes is an error naming it.
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
-
-#include <cstdlib>
-
 #include "backends/registry.h"
 #include "cvmcheck/errors.h"
 #include "harness/golden_jobs.h"
-#include "optimized/kernels.h"
+#include "support/jobs.h"
 
 namespace cvm {
 namespace {
+
+using testing::crash_quietly;
+using testing::one_thread;
 
 const std::string kSuite = std::string(CVMCHECK_SOURCE_DIR) + "/golden";
 
@@ -38,11 +37,6 @@ ExpectationSet expectations() {
   set.by_backend[""] = list;
   return set;
 }
-
-// As the command's jobs do: one thread each. Also what keeps a job from waiting forever on the
-// OpenMP pool of a parent that ran parallel regions before it forked (libgomp's threads do not
-// survive fork).
-void one_thread(int) { opt::set_threads(1); }
 
 void expect_same(const GoldenVerifyResult& a, const GoldenVerifyResult& b) {
   ASSERT_EQ(a.cases.size(), b.cases.size());
@@ -88,10 +82,7 @@ TEST(GoldenJobs, AJobThatCrashesIsReportedByName) {
   try {
     verify_golden_jobs(registry(), kSuite, {"optimized"}, {}, 2, [](int k) {
       one_thread(k);
-      if (k != 1) return;
-      const rlimit none{0, 0};
-      ::setrlimit(RLIMIT_CORE, &none);
-      std::abort();
+      if (k == 1) crash_quietly();
     });
     FAIL() << "no error for a crashed job";
   } catch (const RuntimeError& e) {

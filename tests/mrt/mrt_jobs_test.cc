@@ -3,17 +3,16 @@
 // job that crashes is an error naming it.
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
-
-#include <cstdlib>
-
 #include "backends/registry.h"
 #include "cvmcheck/errors.h"
 #include "harness/mrt_run.h"
-#include "optimized/kernels.h"
+#include "support/jobs.h"
 
 namespace cvm::mrt {
 namespace {
+
+using testing::crash_quietly;
+using testing::one_thread;
 
 MrtRunOptions small_run(PlantedBug bug) {
   MrtRunOptions options;
@@ -24,9 +23,6 @@ MrtRunOptions small_run(PlantedBug bug) {
   options.bug = bug;
   return options;
 }
-
-// As the command's jobs do: one thread each (see tests/golden_jobs_test.cc).
-void one_thread(int) { opt::set_threads(1); }
 
 void expect_same(const std::vector<MrtRow>& a, const std::vector<MrtRow>& b) {
   ASSERT_EQ(a.size(), b.size());
@@ -66,10 +62,7 @@ TEST(MrtJobs, AJobThatCrashesIsReportedByName) {
   try {
     run_mrt_jobs(registry(), small_run(PlantedBug::kNone), 2, [](int k) {
       one_thread(k);
-      if (k != 1) return;
-      const rlimit none{0, 0};
-      ::setrlimit(RLIMIT_CORE, &none);
-      std::abort();
+      if (k == 1) crash_quietly();
     });
     FAIL() << "no error for a crashed job";
   } catch (const RuntimeError& e) {
