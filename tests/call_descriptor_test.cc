@@ -26,6 +26,7 @@
 #include "ops/schema.h"
 #include "optimized/kernels.h"
 #include "reference/kernels.h"
+#include "support/paths.h"
 
 namespace cvm {
 namespace {

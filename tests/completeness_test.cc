@@ -17,6 +17,7 @@
 #include "cvmcheck/op_list.h"
 #include "harness/fuzz_input.h"
 #include "harness/generators.h"
+#include "support/paths.h"
 
 namespace cvm {
 namespace {

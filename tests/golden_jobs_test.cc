@@ -7,6 +7,7 @@
 #include "cvmcheck/errors.h"
 #include "harness/golden_jobs.h"
 #include "support/jobs.h"
+#include "support/paths.h"
 
 namespace cvm {
 namespace {

@@ -10,6 +10,7 @@
 
 #include "backends/registry.h"
 #include "harness/golden.h"
+#include "support/paths.h"
 
 namespace cvm {
 namespace {

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <string>
+#include "support/paths.h"
 
 namespace {
 

@@ -21,6 +21,7 @@
 #include "ops/schema.h"
 #include "reference/kernels.h"
 #include "support/call.h"
+#include "support/paths.h"
 
 namespace cvm {
 namespace {

@@ -14,6 +14,7 @@
 #include "cvmcheck/errors.h"
 #include "cvmcheck/npy.h"
 #include "support/call.h"
+#include "support/paths.h"
 
 namespace cvm {
 namespace {

@@ -72,22 +72,28 @@ std::vector<std::string> edge_texts(const AttrSpec& spec) {
   return {};
 }
 
-TEST(Robustness, CudaHostMatchesTheReferenceOnEdgeAttributes) {
+// Every example with each attribute replaced by each of its edge texts.
+void expect_edge_attributes_as_reference(const std::string& backend, int64_t max_output) {
   for (const OpInfo& op : registry().ops()) {
     for (const Example& example : op.examples) {
-      expect_same_as_reference("cuda-host", op.name, example.attrs_json, example.inputs);
+      expect_same_as_reference(backend, op.name, example.attrs_json, example.inputs, max_output);
       for (const AttrSpec& spec : op.attrs) {
         for (const std::string& text : edge_texts(spec)) {
           nlohmann::json attrs = parse_attrs_json(example.attrs_json);
           attrs[spec.name] = text;
-          expect_same_as_reference("cuda-host", op.name, attrs.dump(), example.inputs);
+          expect_same_as_reference(backend, op.name, attrs.dump(), example.inputs, max_output);
         }
       }
     }
   }
 }
 
-TEST(Robustness, CudaHostMatchesTheReferenceOnUnrelatedInputShapes) {
+TEST(Robustness, CudaHostMatchesTheReferenceOnEdgeAttributes) {
+  expect_edge_attributes_as_reference("cuda-host", int64_t{1} << 30);
+}
+
+// Every example with each input replaced by tensors of unrelated shapes and dtypes.
+void expect_unrelated_shapes_as_reference(const std::string& backend) {
   const std::vector<ExampleTensor> odd = {
       ops::T({1}, {7}, 4),
       ops::T({2, 3}, {1, -2, 3, -4, 5, -6}, 8),
@@ -105,11 +111,15 @@ TEST(Robustness, CudaHostMatchesTheReferenceOnUnrelatedInputShapes) {
         for (const ExampleTensor& replacement : odd) {
           std::vector<ExampleTensor> inputs = example.inputs;
           inputs[slot] = replacement;
-          expect_same_as_reference("cuda-host", op.name, example.attrs_json, inputs, 1 << 24);
+          expect_same_as_reference(backend, op.name, example.attrs_json, inputs, 1 << 24);
         }
       }
     }
   }
+}
+
+TEST(Robustness, CudaHostMatchesTheReferenceOnUnrelatedInputShapes) {
+  expect_unrelated_shapes_as_reference("cuda-host");
 }
 
 // Cases bigger than one launch's grid (65535 blocks of 256 threads) and larger fibers and
@@ -182,6 +192,16 @@ TEST(CudaDevice, EveryExampleMatchesTheReference) {
       expect_same_as_reference("cuda", op.name, example.attrs_json, example.inputs);
     }
   }
+}
+
+TEST(CudaDevice, EdgeAttributesMatchTheReference) {
+  REQUIRE_CUDA_DEVICE();
+  expect_edge_attributes_as_reference("cuda", int64_t{1} << 24);
+}
+
+TEST(CudaDevice, UnrelatedInputShapesMatchTheReference) {
+  REQUIRE_CUDA_DEVICE();
+  expect_unrelated_shapes_as_reference("cuda");
 }
 
 TEST(CudaDevice, LargeCasesBeyondOneGridMatchTheReference) {

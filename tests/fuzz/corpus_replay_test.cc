@@ -12,6 +12,7 @@
 #include "backends/registry.h"
 #include "harness/fuzz_input.h"
 #include "harness/generators.h"
+#include "support/paths.h"
 
 namespace cvm {
 namespace {

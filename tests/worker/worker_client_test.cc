@@ -14,6 +14,7 @@
 #include "harness/campaign.h"
 #include "harness/exec_backend.h"
 #include "harness/worker_client.h"
+#include "support/paths.h"
 
 namespace cvm {
 namespace {
@@ -203,8 +204,11 @@ TEST(WorkerClient, AWorkerThatFailsItsHandshakeIsAClearError) {
 TEST(ExecBackend, ACampaignSurvivesACrashingWorker) {
   ExecSettings settings;
   settings.memory_bytes = kAsan ? 0 : int64_t{2} << 30;
+  // A copy of the registry: the crashing backend must not outlive this test in the global one,
+  // which later tests (the MRT identities) iterate.
+  Registry local = registry();
   const std::string name =
-      resolve_backend(registry(), "exec:" + broken("crash --on-call 40"), settings);
+      resolve_backend(local, "exec:" + broken("crash --on-call 40"), settings);
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("cvmcheck-exec-" + std::to_string(::getpid()));
   CampaignOptions options;
@@ -215,7 +219,7 @@ TEST(ExecBackend, ACampaignSurvivesACrashingWorker) {
   options.seed = 7;
   options.repro_root = dir.string();
   options.shrink_seconds = 0;
-  const CampaignResult result = run_campaign(registry(), options, nullptr);
+  const CampaignResult result = run_campaign(local, options, nullptr);
   EXPECT_EQ(result.calls, 200);
   ASSERT_EQ(result.findings.size(), 1u);
   const CampaignFinding& f = result.findings[0];

@@ -8,6 +8,7 @@
 
 #include "cvmcheck_worker.hpp"
 #include "fuzz/worker_codec_check.h"
+#include "support/paths.h"
 
 namespace cvm {
 namespace {

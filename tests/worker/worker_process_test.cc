@@ -17,6 +17,7 @@
 #include "harness/worker_call.h"
 #include "harness/worker_tensor.h"
 #include "support/worker_process.h"
+#include "support/paths.h"
 
 namespace cvm {
 namespace {

@@ -1,0 +1,25 @@
+// Paths the tests need: the cvmcheck binary, the example workers and the source tree. Each is
+// the build's own by default; an environment variable of the same name replaces it, so the
+// test binary also runs from a relocated bundle (ci/gpu-bundle.sh) on a machine without the
+// build tree.
+#pragma once
+
+#include <cstdlib>
+#include <string>
+
+namespace cvm::test {
+
+inline const char* path_from_env(const char* variable, const char* built) {
+  const char* value = std::getenv(variable);
+  return value != nullptr && *value != '\0' ? value : built;
+}
+
+}  // namespace cvm::test
+
+#define CVMCHECK_BINARY ::cvm::test::path_from_env("CVMCHECK_BINARY", CVMCHECK_BUILT_BINARY)
+#define CVMCHECK_SOURCE_DIR \
+  ::cvm::test::path_from_env("CVMCHECK_SOURCE_DIR", CVMCHECK_BUILT_SOURCE_DIR)
+#define CVMCHECK_EXAMPLE_CPP_WORKER \
+  ::cvm::test::path_from_env("CVMCHECK_EXAMPLE_CPP_WORKER", CVMCHECK_BUILT_EXAMPLE_CPP_WORKER)
+#define CVMCHECK_BROKEN_WORKER \
+  ::cvm::test::path_from_env("CVMCHECK_BROKEN_WORKER", CVMCHECK_BUILT_BROKEN_WORKER)
