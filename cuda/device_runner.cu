@@ -60,6 +60,40 @@ size_t bytes_of(const Tensor& t) {
   return static_cast<size_t>(t.size()) * (t.dtype() == DType::kInt8 ? 1 : 4);
 }
 
+bool g_kernel_timing = false;
+double g_last_kernel_ms = 0;
+
+// CUDA events around a call's launches, when kernel timing is on.
+class KernelTimer {
+ public:
+  KernelTimer() {
+    if (!g_kernel_timing) return;
+    cuda_check(cudaEventCreate(&start_), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&stop_), "cudaEventCreate");
+    cuda_check(cudaEventRecord(start_), "cudaEventRecord");
+  }
+  ~KernelTimer() {
+    if (start_ != nullptr) cudaEventDestroy(start_);
+    if (stop_ != nullptr) cudaEventDestroy(stop_);
+  }
+  KernelTimer(const KernelTimer&) = delete;
+  KernelTimer& operator=(const KernelTimer&) = delete;
+  void stop() {
+    if (start_ != nullptr) cuda_check(cudaEventRecord(stop_), "cudaEventRecord");
+  }
+  // After the synchronization that follows stop().
+  void read() {
+    if (start_ == nullptr) return;
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+    g_last_kernel_ms = ms;
+  }
+
+ private:
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
+
 std::vector<Tensor> run_on_device(const Plan& plan) {
   // Inputs, outputs and scratch on the device.
   std::vector<DeviceBuffer> inputs;
@@ -79,7 +113,11 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
   }
   DeviceBuffer scratch(static_cast<size_t>(plan.scratch_elements) * sizeof(int32_t));
 
+  KernelTimer timer;
   for (const Step& step : plan.steps) {
+    // A grid of zero blocks is an invalid configuration: a step without items launches nothing
+    // (tensor dims are at least 1 today, so no plan makes one; the guard keeps it so).
+    if (step.count == 0) continue;
     Views v;
     for (int k = 0; k < 3; ++k) {
       if (step.input[k] >= 0) v.in[k] = views[static_cast<size_t>(step.input[k])];
@@ -99,7 +137,9 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
     });
     cuda_check(cudaGetLastError(), "kernel launch");
   }
+  timer.stop();
   cuda_check(cudaDeviceSynchronize(), "kernel execution");
+  timer.read();
 
   std::vector<Tensor> results;
   for (size_t k = 0; k < plan.outputs.size(); ++k) {
@@ -113,6 +153,9 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
 }
 
 }  // namespace
+
+void set_kernel_timing(bool on) { g_kernel_timing = on; }
+double last_kernel_ms() { return g_last_kernel_ms; }
 
 Backend make_device_backend() {
   int devices = 0;

@@ -51,4 +51,10 @@ Backend make_host_backend();
 // "cuda": the device kernels; unavailable (with the reason) without a device or without nvcc.
 Backend make_device_backend();
 
+// Kernel timing for the benchmark (bench/cuda): when on, each call on the device records CUDA
+// events around its launches, and last_kernel_ms() gives the device time of the last call's
+// kernels alone (no allocation, no copies); 0 when off or without a device.
+void set_kernel_timing(bool on);
+double last_kernel_ms();
+
 }  // namespace cvm::cuda

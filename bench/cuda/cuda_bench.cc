@@ -1,231 +1,182 @@
-// cvmcheck_cuda_bench: the "cuda" backend against the device's own libraries and its memory
-// bandwidth (needs a GPU; docs/cuda.md says how to run it). For each case it prints
-//   backend  : the cuda backend end to end through run_op (validation, cudaMalloc, host<->device
-//              copies, kernel, copy back): what a caller of the backend pays;
-//   transfer : the host->device and device->host copies of the same bytes alone;
-//   peer     : the library's int8 primitive on data already on the device (cuDNN int8 conv2d in
-//              NHWC with float output; cuBLAS int8 GEMM with int32 output), or for elementwise
-//              the time a device-to-device cudaMemcpy of the bytes read and written needs.
-// Medians of --reps runs (default 20) after one warm-up.
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-#include <cudnn.h>
-
+// cvmcheck_cuda_bench: the "cuda" backend, one call per operator (bench/cuda/bench_cases.cc),
+// against the device's own ceilings (docs/cuda.md says how to run it, docs/performance.md has
+// the figures). For each call:
+//   end to end : run_op on the backend (validation, cudaMalloc, host<->device copies, kernels,
+//                copy back), host clock: what a caller pays;
+//   kernels    : the call's launches alone (CUDA events, cuda::last_kernel_ms);
+//   copy       : a device-to-device cudaMemcpy moving the same bytes (the call's inputs read
+//                once plus its outputs written once), so kernels / copy is how far a
+//                memory-bound kernel is from the bandwidth floor;
+//   GEMM       : for conv2d and dense, cuBLASLt's int8 GEMM of the same arithmetic.
+// Medians of --reps runs after one warm-up. --json=PATH writes every figure.
+// --check=BACKEND runs each call once on a CPU backend instead (no device needed): every call
+// of the table must be valid.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <functional>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "backends/registry.h"
-#include "cvmcheck/tensor_poison.h"
+#include "bench/cuda/bench_cases.h"
+#include "bench/cuda/device_peers.h"
+#include "cuda/plan.h"
 #include "cvmcheck/registry.h"
+#include "cvmcheck/tensor_poison.h"
 
+namespace cvm::bench {
 namespace {
 
-void cuda_ok(cudaError_t s, const char* what) {
-  if (s != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(s));
-    std::exit(1);
-  }
-}
-void cudnn_ok(cudnnStatus_t s, const char* what) {
-  if (s != CUDNN_STATUS_SUCCESS) {
-    std::fprintf(stderr, "%s: %s\n", what, cudnnGetErrorString(s));
-    std::exit(1);
-  }
-}
-void cublas_ok(cublasStatus_t s, const char* what) {
-  if (s != CUBLAS_STATUS_SUCCESS) {
-    std::fprintf(stderr, "%s: cuBLAS status %d\n", what, static_cast<int>(s));
-    std::exit(1);
-  }
-}
-
-int g_reps = 20;
-
-double median_ms(const std::function<void()>& run) {
-  run();  // warm-up
-  std::vector<double> ms;
-  for (int r = 0; r < g_reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    run();
-    cuda_ok(cudaDeviceSynchronize(), "synchronize");
-    ms.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
-struct DeviceBytes {
-  void* ptr = nullptr;
-  explicit DeviceBytes(size_t n) { cuda_ok(cudaMalloc(&ptr, n), "cudaMalloc"); }
-  ~DeviceBytes() { cudaFree(ptr); }
+struct Options {
+  int reps = 10;
+  std::string json_path;
+  std::string check_backend;
+  std::string filter;
 };
 
-cvm::Tensor ramp(const cvm::Shape& shape, int modulus, int precision, cvm::DType dtype) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  std::vector<int32_t> v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i)
-    v[static_cast<size_t>(i)] = static_cast<int32_t>((i * 7919) % (2 * modulus + 1)) - modulus;
-  return cvm::Tensor::from_values(shape, v, precision, dtype);
+size_t bytes_of(const Tensor& t) {
+  return static_cast<size_t>(t.size()) * (t.dtype() == DType::kInt8 ? 1 : 4);
 }
 
-size_t bytes_of(const cvm::Tensor& t) {
-  return static_cast<size_t>(t.size()) * (t.dtype() == cvm::DType::kInt8 ? 1 : 4);
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
 }
 
-// The backend end to end, and the copies of its inputs and outputs alone.
-void report_backend(const std::string& label, const std::string& op, const std::string& attrs,
-                    const std::vector<cvm::Tensor>& inputs, double peer_ms, const char* peer) {
-  const nlohmann::json a = nlohmann::json::parse(attrs);
-  std::vector<cvm::Tensor> out;
-  const double backend_ms =
-      median_ms([&] { out = cvm::run_op(cvm::registry(), "cuda", op, a, inputs); });
-  size_t in_bytes = 0, out_bytes = 0;
-  for (const cvm::Tensor& t : inputs) in_bytes += bytes_of(t);
-  for (const cvm::Tensor& t : out) out_bytes += bytes_of(t);
-  std::vector<char> host(std::max(in_bytes, out_bytes));
-  DeviceBytes device(std::max(in_bytes, out_bytes));
-  const double transfer_ms = median_ms([&] {
-    cuda_ok(cudaMemcpy(device.ptr, host.data(), in_bytes, cudaMemcpyHostToDevice), "h2d");
-    cuda_ok(cudaMemcpy(host.data(), device.ptr, out_bytes, cudaMemcpyDeviceToHost), "d2h");
-  });
-  std::printf("%-34s backend %9.3f ms   transfer %9.3f ms   %-22s %9.3f ms\n", label.c_str(),
-              backend_ms, transfer_ms, peer, peer_ms);
-}
-
-double cudnn_conv_ms(int n, int c, int h, int w, int k, int r, int s, int pad) {
-  cudnnHandle_t handle;
-  cudnn_ok(cudnnCreate(&handle), "cudnnCreate");
-  cudnnTensorDescriptor_t x_desc, y_desc;
-  cudnnFilterDescriptor_t w_desc;
-  cudnnConvolutionDescriptor_t conv;
-  cudnn_ok(cudnnCreateTensorDescriptor(&x_desc), "x desc");
-  cudnn_ok(cudnnCreateTensorDescriptor(&y_desc), "y desc");
-  cudnn_ok(cudnnCreateFilterDescriptor(&w_desc), "w desc");
-  cudnn_ok(cudnnCreateConvolutionDescriptor(&conv), "conv desc");
-  // cuDNN's int8 convolution wants NHWC, channels a multiple of 4 and int32 accumulation.
-  cudnn_ok(cudnnSetTensor4dDescriptor(x_desc, CUDNN_TENSOR_NHWC, CUDNN_DATA_INT8, n, c, h, w), "x");
-  cudnn_ok(cudnnSetFilter4dDescriptor(w_desc, CUDNN_DATA_INT8, CUDNN_TENSOR_NHWC, k, c, r, s), "w");
-  cudnn_ok(cudnnSetConvolution2dDescriptor(conv, pad, pad, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION,
-                                           CUDNN_DATA_INT32),
-           "conv");
-  int on, oc, oh, ow;
-  cudnn_ok(cudnnGetConvolution2dForwardOutputDim(conv, x_desc, w_desc, &on, &oc, &oh, &ow), "dims");
-  cudnn_ok(cudnnSetTensor4dDescriptor(y_desc, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, on, oc, oh, ow),
-           "y");
-  const auto algo = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
-  size_t workspace = 0;
-  cudnn_ok(cudnnGetConvolutionForwardWorkspaceSize(handle, x_desc, w_desc, conv, y_desc, algo,
-                                                   &workspace),
-           "ws");
-  DeviceBytes x(size_t(n) * c * h * w), wt(size_t(k) * c * r * s), y(size_t(on) * oc * oh * ow * 4),
-      ws(std::max<size_t>(workspace, 1));
-  cuda_ok(cudaMemset(x.ptr, 1, size_t(n) * c * h * w), "memset");
-  cuda_ok(cudaMemset(wt.ptr, 1, size_t(k) * c * r * s), "memset");
-  const float one = 1.0f, zero = 0.0f;
-  const double ms = median_ms([&] {
-    cudnn_ok(cudnnConvolutionForward(handle, &one, x_desc, x.ptr, w_desc, wt.ptr, conv, algo,
-                                     ws.ptr, workspace, &zero, y_desc, y.ptr),
-             "cudnnConvolutionForward");
-  });
-  cudnnDestroyConvolutionDescriptor(conv);
-  cudnnDestroyFilterDescriptor(w_desc);
-  cudnnDestroyTensorDescriptor(x_desc);
-  cudnnDestroyTensorDescriptor(y_desc);
-  cudnnDestroy(handle);
-  return ms;
-}
-
-// Y (m x units, int32) = X (m x k, int8) W^T, W (units x k, int8), as cuBLAS column-major:
-// Y^T = W X^T.
-double cublas_dense_ms(int m, int k, int units) {
-  cublasHandle_t handle;
-  cublas_ok(cublasCreate(&handle), "cublasCreate");
-  DeviceBytes x(size_t(m) * k), w(size_t(units) * k), y(size_t(m) * units * 4);
-  cuda_ok(cudaMemset(x.ptr, 1, size_t(m) * k), "memset");
-  cuda_ok(cudaMemset(w.ptr, 1, size_t(units) * k), "memset");
-  const int32_t one = 1, zero = 0;
-  const double ms = median_ms([&] {
-    cublas_ok(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, units, m, k, &one, w.ptr, CUDA_R_8I, k,
-                           x.ptr, CUDA_R_8I, k, &zero, y.ptr, CUDA_R_32I, units, CUBLAS_COMPUTE_32I,
-                           CUBLAS_GEMM_DEFAULT),
-              "cublasGemmEx");
-  });
-  cublasDestroy(handle);
-  return ms;
-}
-
-double device_copy_ms(size_t bytes) {
-  DeviceBytes a(bytes), b(bytes);
-  return median_ms(
-      [&] { cuda_ok(cudaMemcpy(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice), "d2d"); });
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  cvm::set_poison_uninitialized(false);  // a harness aid, not part of the kernels timed
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--reps=", 7) == 0) g_reps = std::max(1, std::atoi(argv[i] + 7));
+// Each call once on a CPU backend: 0 when every call is valid there.
+int check_cases(const std::vector<BenchCase>& cases, const Options& o) {
+  int failures = 0;
+  for (const BenchCase& c : cases) {
+    if (!o.filter.empty() && c.label.find(o.filter) == std::string::npos) continue;
+    int64_t elements = 0;
+    for (const Tensor& t : c.inputs) elements += t.size();
+    if (elements > (int64_t{1} << 26)) {
+      std::printf("%-44s skipped on the CPU (%lld elements)\n", c.label.c_str(),
+                  static_cast<long long>(elements));
+      continue;
+    }
+    try {
+      run_op(registry(), o.check_backend, c.op, nlohmann::json::parse(c.attrs), c.inputs);
+      std::printf("%-44s ok\n", c.label.c_str());
+    } catch (const std::exception& e) {
+      std::printf("%-44s FAILED: %s\n", c.label.c_str(), e.what());
+      ++failures;
+    }
   }
-  const cvm::Backend* cuda = cvm::registry().find_backend("cuda");
+  return failures == 0 ? 0 : 1;
+}
+
+nlohmann::json time_case(const BenchCase& c, int reps) {
+  const nlohmann::json attrs = nlohmann::json::parse(c.attrs);
+  std::vector<Tensor> out = run_op(registry(), "cuda", c.op, attrs, c.inputs);  // warm-up
+  std::vector<double> end_to_end, kernels;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    out = run_op(registry(), "cuda", c.op, attrs, c.inputs);
+    end_to_end.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    kernels.push_back(cuda::last_kernel_ms());
+  }
+  size_t bytes = 0;
+  for (const Tensor& t : c.inputs) bytes += bytes_of(t);
+  for (const Tensor& t : out) bytes += static_cast<size_t>(t.size()) * 4;  // int32 on the device
+  const double kernel_ms = median(kernels);
+  const double copy_ms = device_copy_ms(bytes / 2, reps);  // reads and writes bytes/2 each
+  nlohmann::json j = {{"label", c.label},           {"op", c.op},
+                      {"bytes", bytes},             {"end_to_end_ms", median(end_to_end)},
+                      {"kernel_ms", kernel_ms},     {"copy_ms", copy_ms},
+                      {"kernel_over_copy", kernel_ms / copy_ms},
+                      {"kernel_gb_per_s", static_cast<double>(bytes) / (kernel_ms * 1e6)}};
+  if (c.gemm.m > 0) {
+    std::string why;
+    const double gemm_ms = cublaslt_int8_gemm_ms(c.gemm.m, c.gemm.n, c.gemm.k, reps, &why);
+    j["gemm"] = {{"m", c.gemm.m}, {"n", c.gemm.n}, {"k", c.gemm.k}};
+    if (why.empty()) {
+      j["gemm_ms"] = gemm_ms;
+      j["kernel_over_gemm"] = kernel_ms / gemm_ms;
+    } else {
+      j["gemm_unavailable"] = why;
+    }
+  }
+  return j;
+}
+
+void print_row(const nlohmann::json& j) {
+  std::printf("%-44s %10.3f %10.3f %9.3f %7.2f %8.1f", j["label"].get<std::string>().c_str(),
+              j["end_to_end_ms"].get<double>(), j["kernel_ms"].get<double>(),
+              j["copy_ms"].get<double>(), j["kernel_over_copy"].get<double>(),
+              j["kernel_gb_per_s"].get<double>());
+  if (j.contains("gemm_ms")) {
+    std::printf("   GEMM %8.3f ms (kernels x%.1f)", j["gemm_ms"].get<double>(),
+                j["kernel_over_gemm"].get<double>());
+  } else if (j.contains("gemm_unavailable")) {
+    std::printf("   GEMM: %s", j["gemm_unavailable"].get<std::string>().c_str());
+  }
+  std::printf("\n");
+}
+
+int time_cases(const std::vector<BenchCase>& cases, const Options& o) {
+  const Backend* cuda = registry().find_backend("cuda");
   if (cuda == nullptr || !cuda->available) {
-    std::fprintf(stderr, "backend cuda unavailable: %s\n",
+    std::fprintf(stderr, "cvmcheck_cuda_bench: backend cuda unavailable: %s\n",
                  cuda ? cuda->unavailable_reason.c_str() : "not registered");
     return 2;
   }
-  cudaDeviceProp prop{};
-  cuda_ok(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  std::printf("device: %s, %d reps (median)\n", prop.name, g_reps);
-  using cvm::DType;
+  cuda::set_kernel_timing(true);
+  nlohmann::json report = {{"device", device_description()}, {"reps", o.reps}};
+  std::printf("device: %s; medians of %d runs\n", report["device"].get<std::string>().c_str(),
+              o.reps);
+  std::printf("%-44s %10s %10s %9s %7s %8s\n", "call", "end-to-end", "kernels", "copy",
+              "k/copy", "GB/s");
+  int failures = 0;
+  for (const BenchCase& c : cases) {
+    if (!o.filter.empty() && c.label.find(o.filter) == std::string::npos) continue;
+    try {
+      const nlohmann::json j = time_case(c, o.reps);
+      print_row(j);
+      report["cases"].push_back(j);
+    } catch (const std::exception& e) {
+      std::printf("%-44s FAILED: %s\n", c.label.c_str(), e.what());
+      report["cases"].push_back({{"label", c.label}, {"op", c.op}, {"error", e.what()}});
+      ++failures;
+    }
+    std::fflush(stdout);
+  }
+  if (!o.json_path.empty()) std::ofstream(o.json_path) << report.dump(1) << "\n";
+  return failures == 0 ? 0 : 1;
+}
 
-  // conv2d: ResNet-like 3x3 layers, int8 data and weights.
-  const struct {
-    int n, c, h, w, k;
-  } convs[] = {{1, 64, 56, 56, 64}, {8, 128, 28, 28, 128}, {8, 256, 14, 14, 256}};
-  for (const auto& c : convs) {
-    const std::vector<cvm::Tensor> in = {ramp({c.n, c.c, c.h, c.w}, 7, 8, DType::kInt8),
-                                         ramp({c.k, c.c, 3, 3}, 7, 8, DType::kInt8)};
-    const std::string attrs =
-        "{\"channels\": \"" + std::to_string(c.k) +
-        "\", \"kernel_size\": \"(3, 3)\", \"padding\": \"(1, 1)\", \"use_bias\": \"false\"}";
-    char label[96];
-    std::snprintf(label, sizeof label, "conv2d %dx%dx%dx%d k%d 3x3", c.n, c.c, c.h, c.w, c.k);
-    report_backend(label, "conv2d", attrs, in, cudnn_conv_ms(c.n, c.c, c.h, c.w, c.k, 3, 3, 1),
-                   "cuDNN int8 (NHWC)");
+}  // namespace
+}  // namespace cvm::bench
+
+int main(int argc, char** argv) {
+  using namespace cvm::bench;
+  cvm::set_poison_uninitialized(false);  // a harness aid, not part of the kernels timed
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const char* flag) -> const char* {
+      const size_t n = std::strlen(flag);
+      return a.compare(0, n, flag) == 0 ? argv[i] + n : nullptr;
+    };
+    if (const char* v = value("--reps=")) {
+      o.reps = std::max(1, std::atoi(v));
+    } else if (const char* v = value("--json=")) {
+      o.json_path = v;
+    } else if (const char* v = value("--check=")) {
+      o.check_backend = v;
+    } else if (const char* v = value("--filter=")) {
+      o.filter = v;
+    } else {
+      std::fprintf(stderr,
+                   "usage: cvmcheck_cuda_bench [--reps=N] [--json=PATH] [--filter=TEXT] "
+                   "[--check=CPU_BACKEND]\n");
+      return a == "--help" || a == "-h" ? 0 : 64;
+    }
   }
-  // dense: int8 GEMMs.
-  const struct { int m, k, units; } denses[] = {{64, 1024, 1024}, {256, 4096, 4096}};
-  for (const auto& d : denses) {
-    const std::vector<cvm::Tensor> in = {ramp({d.m, d.k}, 7, 8, DType::kInt8),
-                                         ramp({d.units, d.k}, 7, 8, DType::kInt8)};
-    const std::string attrs =
-        "{\"units\": \"" + std::to_string(d.units) + "\", \"use_bias\": \"false\"}";
-    char label[96];
-    std::snprintf(label, sizeof label, "dense %dx%d units %d", d.m, d.k, d.units);
-    report_backend(label, "dense", attrs, in, cublas_dense_ms(d.m, d.k, d.units),
-                   "cuBLAS int8 GemmEx");
-  }
-  // Large elementwise: the peer is a device-to-device copy of the bytes read plus written.
-  for (int64_t n : {int64_t{1} << 24, int64_t{1} << 28}) {
-    const std::vector<cvm::Tensor> in = {ramp({n}, 1000, 12, DType::kInt32),
-                                         ramp({n}, 1000, 12, DType::kInt32)};
-    char label[96];
-    std::snprintf(label, sizeof label, "elemwise_add 2^%d int32",
-                  n == (int64_t{1} << 24) ? 24 : 28);
-    // elemwise_add moves 12 bytes per element (reads 8, writes 4); a copy of 6n bytes moves 12n.
-    const double copy_ms = device_copy_ms(static_cast<size_t>(n) * 6);
-    report_backend(label, "elemwise_add", "{}", in, copy_ms, "D2D memcpy (same bytes)");
-    std::printf("%-34s device bandwidth (D2D memcpy, read+write) %.1f GB/s\n", "",
-                2.0 * static_cast<double>(n) * 6 / (copy_ms * 1e6));
-  }
-  return 0;
+  const std::vector<BenchCase> cases = bench_cases();
+  return o.check_backend.empty() ? time_cases(cases, o) : check_cases(cases, o);
 }
