@@ -118,13 +118,16 @@ void print_row(const nlohmann::json& j) {
   std::printf("\n");
 }
 
-int time_cases(const std::vector<BenchCase>& cases, const Options& o) {
+// 0 when the cuda backend can run here; else says why.
+int require_device() {
   const Backend* cuda = registry().find_backend("cuda");
-  if (cuda == nullptr || !cuda->available) {
-    std::fprintf(stderr, "cvmcheck_cuda_bench: backend cuda unavailable: %s\n",
-                 cuda ? cuda->unavailable_reason.c_str() : "not registered");
-    return 2;
-  }
+  if (cuda != nullptr && cuda->available) return 0;
+  std::fprintf(stderr, "cvmcheck_cuda_bench: backend cuda unavailable: %s\n",
+               cuda ? cuda->unavailable_reason.c_str() : "not registered");
+  return 2;
+}
+
+int time_cases(const std::vector<BenchCase>& cases, const Options& o) {
   cuda::set_kernel_timing(true);
   nlohmann::json report = {{"device", device_description()}, {"reps", o.reps}};
   std::printf("device: %s; medians of %d runs\n", report["device"].get<std::string>().c_str(),
@@ -177,6 +180,9 @@ int main(int argc, char** argv) {
       return a == "--help" || a == "-h" ? 0 : 64;
     }
   }
-  const std::vector<BenchCase> cases = bench_cases();
-  return o.check_backend.empty() ? time_cases(cases, o) : check_cases(cases, o);
+  if (o.check_backend.empty()) {
+    if (const int status = require_device()) return status;
+    return time_cases(bench_cases(), o);
+  }
+  return check_cases(bench_cases(), o);
 }
