@@ -143,7 +143,8 @@ std::vector<ExampleTensor> large_inputs(const std::string& op, int64_t elementwi
           static_cast<int32_t>((i * 7919) % (2 * modulus + 1)) - modulus;
     return int8 ? ops::T8(shape, values, precision) : ops::T(shape, values, precision);
   };
-  if (op == "abs") return {ramp({elementwise_size}, 1000, 12, false)};
+  // Dims are at most 2^24 (docs/contract.md): the elements in rows of 4096.
+  if (op == "abs") return {ramp({elementwise_size / 4096, 4096}, 1000, 12, false)};
   if (op == "broadcast_add")
     return {ramp({elementwise_size / 64, 64}, 100, 8, true), ramp({64}, 100, 8, false)};
   if (op == "sum") return {ramp({64, 4096, 4}, 100, 8, true)};

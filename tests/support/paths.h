@@ -1,5 +1,5 @@
-// Paths the tests need: the cvmcheck binary, the example workers and the source tree. Each is
-// the build's own by default; an environment variable of the same name replaces it, so the
+// Paths the tests need: the cvmcheck binary, the example workers, the source tree and a Python
+// with numpy. Each is the build's own (Debian's /usr/bin/python3) by default; an environment variable of the same name replaces it, so the
 // test binary also runs from a relocated bundle (ci/gpu-bundle.sh) on a machine without the
 // build tree.
 #pragma once
@@ -23,3 +23,4 @@ inline const char* path_from_env(const char* variable, const char* built) {
   ::cvm::test::path_from_env("CVMCHECK_EXAMPLE_CPP_WORKER", CVMCHECK_BUILT_EXAMPLE_CPP_WORKER)
 #define CVMCHECK_BROKEN_WORKER \
   ::cvm::test::path_from_env("CVMCHECK_BROKEN_WORKER", CVMCHECK_BUILT_BROKEN_WORKER)
+#define CVMCHECK_PYTHON ::cvm::test::path_from_env("CVMCHECK_PYTHON", "/usr/bin/python3")

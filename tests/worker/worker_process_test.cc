@@ -25,7 +25,9 @@ namespace {
 namespace wp = cvmcheck_worker;
 using testing::WorkerProcess;
 
-const std::string kPython = "/usr/bin/python3";  // Debian's, with python3-numpy (ci/setup.sh)
+// Debian's, with python3-numpy (ci/setup.sh); CVMCHECK_PYTHON names another with numpy (the GPU
+// bundle's run picks one).
+const std::string kPython = CVMCHECK_PYTHON;
 const std::string kPythonWorker =
     std::string(CVMCHECK_SOURCE_DIR) + "/workers/examples/python_worker.py";
 
