@@ -3,6 +3,7 @@
 #include "backends/registry.h"
 
 #include "cuda/plan.h"
+#include "cvmcheck/op_list.h"
 #include "harness/call_descriptor.h"
 #include "harness/planted.h"
 #include "ops/schema.h"
@@ -10,6 +11,19 @@
 #include "reference/kernels.h"
 
 namespace cvm {
+namespace {
+
+// A built-in backend declares every listed operator but its exemptions (Backend::declared_ops).
+void declare_listed_ops(Backend& backend) {
+  const std::string& base = backend.variant_of.empty() ? backend.name : backend.variant_of;
+  for (const ListedOp& op : kOperatorList) {
+    bool exempt = false;
+    for (const KernelExemption& e : kKernelExemptions) exempt |= e.backend == base && e.op == op.name;
+    if (!exempt) backend.declared_ops.insert(std::string(op.name));
+  }
+}
+
+}  // namespace
 
 Registry& registry() {
   static Registry instance = [] {
@@ -22,6 +36,9 @@ Registry& registry() {
     for (Backend& variant : variants) r.add_backend(std::move(variant));
     r.add_backend(cuda::make_host_backend());    // the CUDA kernels' logic on the CPU, always
     r.add_backend(cuda::make_device_backend());  // unavailable (with why) without a GPU
+    for (const Backend& b : std::vector<Backend>(r.backends())) {
+      declare_listed_ops(*r.find_backend(b.name));
+    }
     add_planted_from_env(r);  // test-only backends, opt-in
     // Call descriptors record the thread count of the backends that take it from the process:
     // optimized and its ISA variants (optimized@3's name fixes its own).

@@ -40,6 +40,32 @@ void count_outcome(CampaignCell& cell, OutcomeKind kind) {
   if (kind == OutcomeKind::kRuntimeError) ++cell.runtime_error;
 }
 
+}  // namespace
+
+std::string join_names(const std::set<std::string>& names) {
+  std::string text;
+  for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
+  return text;
+}
+
+std::map<std::string, std::set<std::string>> declared_not_compared(
+    const Registry& registry, const std::vector<std::string>& compared,
+    const CampaignResult& result) {
+  std::map<std::string, std::set<std::string>> missing;
+  for (const std::string& name : compared) {
+    const Backend* backend = registry.find_backend(name);
+    if (backend == nullptr || !backend->available || result.nothing_compared.count(name)) continue;
+    for (const auto& [op, row] : result.table) {
+      if (backend->declared_ops.count(op) == 0) continue;
+      const auto cell = row.find(name);
+      if (cell == row.end() || cell->second.cases == 0) missing[name].insert(op);
+    }
+  }
+  return missing;
+}
+
+namespace {
+
 // This process's page faults and CPU time so far (all threads).
 struct Usage {
   int64_t minor_faults = 0, major_faults = 0;
@@ -305,6 +331,7 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
                                                  : "skipped on every call (implements none of the "
                                                    "selected operators)");
   }
+  result.declared_not_compared = declared_not_compared(registry, compared, result);
   for (const auto& [entry, use] : uses) {
     if (use.failures == 0 && use.passes > 0) {
       result.unexpected_passes.push_back(concat(entry->source, " ", entry->selector(), ": ",
@@ -393,6 +420,10 @@ std::string campaign_table(const CampaignResult& result) {
   for (const auto& [backend, why] : result.nothing_compared) {
     out << "nothing compared for backend " << backend << ": " << why << "\n";
   }
+  for (const auto& [backend, ops] : result.declared_not_compared) {
+    out << "nothing compared for backend " << backend << " on " << join_names(ops)
+        << ": it declares them but skipped every call\n";
+  }
   for (const auto& [backend, reason] : result.skip_reasons) {
     out << "skipped backend " << backend << ": " << reason << "\n";
   }
@@ -415,6 +446,7 @@ std::string campaign_json(const CampaignResult& result) {
   json["repros_written"] = result.repros_written;
   json["repro_bytes"] = result.repro_bytes;
   json["nothing_compared"] = result.nothing_compared;
+  json["declared_not_compared"] = result.declared_not_compared;
   json["generator_failures"] = result.generator_failures;
   json["backends"] = result.backends;
   json["skipped_backends"] = result.skip_reasons;
@@ -509,6 +541,13 @@ std::string campaign_junit(const CampaignResult& result) {
     ++failures;
     cases << "  <testcase classname=\"cvmcheck.nothing_compared\" name=\"" << xml_escape(backend)
           << "\"><failure message=\"nothing compared: " << xml_escape(why) << "\"/></testcase>\n";
+  }
+  for (const auto& [backend, ops] : result.declared_not_compared) {
+    ++tests;
+    ++failures;
+    cases << "  <testcase classname=\"cvmcheck.declared_not_compared\" name=\""
+          << xml_escape(backend) << "\"><failure message=\"declared but skipped on every call: "
+          << xml_escape(join_names(ops)) << "\"/></testcase>\n";
   }
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,9 @@ struct CampaignResult {
   // Compared backends that compared no call at all (skipped on every one), with why; a
   // campaign that checked nothing for a backend must not pass silently.
   std::map<std::string, std::string> nothing_compared;
+  // Available backends that compared some calls but skipped every call of operators they
+  // declare (Backend::declared_ops): backend -> those operators. Fails the campaign as above.
+  std::map<std::string, std::set<std::string>> declared_not_compared;
   std::map<std::string, double> op_seconds;  // time spent per operator
   // Where the campaign's wall time went, in seconds (always measured: a few clock reads per
   // backend run; docs/performance.md, "Harness throughput"): "draw" (the generators),
@@ -110,6 +114,15 @@ struct CampaignResult {
 using CampaignProgress = std::function<void(const CampaignResult&, double elapsed)>;
 
 // RuntimeError for an unknown operator or backend name.
+// "a, b, c": operator names for a message.
+std::string join_names(const std::set<std::string>& names);
+
+// The declared operators each compared backend skipped on every call of `result`'s table
+// (CampaignResult::declared_not_compared).
+std::map<std::string, std::set<std::string>> declared_not_compared(
+    const Registry& registry, const std::vector<std::string>& compared,
+    const CampaignResult& result);
+
 CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
                             const CampaignProgress& progress = nullptr,
                             double progress_interval = 0.5);

@@ -50,6 +50,8 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
   r.repros_written = j.value("repros_written", int64_t{0});
   r.repro_bytes = j.value("repro_bytes", int64_t{0});
   r.nothing_compared = j.value("nothing_compared", std::map<std::string, std::string>{});
+  r.declared_not_compared = j.value("declared_not_compared",
+                                    std::map<std::string, std::set<std::string>>{});
   if (j.contains("table")) {
     for (const auto& [op, row] : j.at("table").items()) {
       for (const auto& [backend, c] : row.items()) {
@@ -128,6 +130,9 @@ CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
                           std::inserter(both, both.begin()));
     stale = both;  // stale only when no job matched the entry
     for (const auto& [backend, why] : r.nothing_compared) m.nothing_compared[backend] = why;
+    for (const auto& [backend, ops] : r.declared_not_compared) {
+      m.declared_not_compared[backend].insert(ops.begin(), ops.end());
+    }
   }
   // One finding per signature: the earliest call with a repro (else the earliest call); the other
   // jobs' repros of it are removed, so the per-signature bound holds for the whole campaign.
@@ -168,6 +173,16 @@ CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
     }
     it = cases > 0 ? m.nothing_compared.erase(it) : std::next(it);
   }
+  // An operator one job skipped may have been compared by another.
+  for (auto& [backend, ops] : m.declared_not_compared) {
+    std::erase_if(ops, [&](const std::string& op) {
+      const auto row = m.table.find(op);
+      if (row == m.table.end()) return false;
+      const auto cell = row->second.find(backend);
+      return cell != row->second.end() && cell->second.cases > 0;
+    });
+  }
+  std::erase_if(m.declared_not_compared, [](const auto& entry) { return entry.second.empty(); });
   return m;
 }
 

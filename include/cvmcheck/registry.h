@@ -86,6 +86,11 @@ struct Backend {
   ExternalCall external;
   ExternalBegin external_begin;  // optional
   std::set<std::string> external_ops;
+  // The operators this backend must compare (for a built-in backend: every listed operator but
+  // its kernel exemptions, whatever its kernel map holds). A campaign fails when an available
+  // backend skips every call of one of them: a backend that lost a family must not pass with
+  // its rows turned to "skipped". Empty: the backend declares nothing.
+  std::set<std::string> declared_ops;
 
   void add(const std::string& op, Kernel kernel) { kernels[op] = std::move(kernel); }
   bool implements(const std::string& op) const {

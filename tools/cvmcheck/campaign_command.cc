@@ -200,10 +200,15 @@ Action add_campaign_command(CLI::App& app) {
       std::cout << "report: " << o->report << "/campaign.json, " << o->report << "/junit.xml\n";
     }
     if (result.mismatches > 0) return kExitMismatch;
-    if (!result.nothing_compared.empty() && !o->allow_nothing_compared) {
+    const bool nothing = !result.nothing_compared.empty() || !result.declared_not_compared.empty();
+    if (nothing && !o->allow_nothing_compared) {
       for (const auto& [backend, why] : result.nothing_compared) {
         std::cerr << "cvmcheck campaign: nothing compared for backend " << backend << ": " << why
                   << " (--allow-nothing-compared accepts that)\n";
+      }
+      for (const auto& [backend, ops] : result.declared_not_compared) {
+        std::cerr << "cvmcheck campaign: backend " << backend << " declares but skipped every call of "
+                  << join_names(ops) << " (--allow-nothing-compared accepts that)\n";
       }
       return kExitMismatch;
     }

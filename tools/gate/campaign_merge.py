@@ -95,6 +95,14 @@ def merge(shards):
     merged["nothing_compared"] = {
         b: why for b, why in first.get("nothing_compared", {}).items()
         if all(b in s.get("nothing_compared", {}) for s in shards)}
+    # A declared operator a backend skipped counts only if no shard compared it.
+    declared = {}
+    for s in shards:
+        for b, ops in s.get("declared_not_compared", {}).items():
+            for op in ops:
+                if merged["table"].get(op, {}).get(b, {}).get("cases", 0) == 0:
+                    declared.setdefault(b, set()).add(op)
+    merged["declared_not_compared"] = {b: sorted(ops) for b, ops in sorted(declared.items())}
     return merged
 
 
@@ -122,6 +130,11 @@ def junit(merged):
         failures += 1
         cases.append(f'  <testcase classname="cvmcheck.nothing_compared" name={attr(backend)}>'
                      f"<failure message={attr('nothing compared: ' + why)}/></testcase>")
+    for backend, ops in merged["declared_not_compared"].items():
+        failures += 1
+        why = "declared but skipped on every call: " + ", ".join(ops)
+        cases.append(f'  <testcase classname="cvmcheck.declared_not_compared" name={attr(backend)}>'
+                     f"<failure message={attr(why)}/></testcase>")
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<testsuite name="cvmcheck-campaign" tests="{len(cases)}" failures="{failures}" '
             f'skipped="{skipped}" time="{merged["seconds"]:.1f}">\n'
@@ -145,6 +158,8 @@ def table(merged):
               for f in merged["findings"]]
     lines += [f"- nothing compared for backend {b}: {why}"
               for b, why in merged["nothing_compared"].items()]
+    lines += [f"- nothing compared for backend {b} on {', '.join(ops)}: it declares them but "
+              "skipped every call" for b, ops in merged["declared_not_compared"].items()]
     return "\n".join(lines) + "\n"
 
 
@@ -176,8 +191,10 @@ def main(argv=None):
     text = table(merged)
     with open(os.path.join(args.out, "table.md"), "w") as f:
         f.write(text)
-    print(text.splitlines()[-1 - len(merged["findings"]) - len(merged["nothing_compared"])])
-    bad = merged["mismatching_calls"] > 0 or merged["nothing_compared"]
+    print(text.splitlines()[-1 - len(merged["findings"]) - len(merged["nothing_compared"])
+                            - len(merged["declared_not_compared"])])
+    bad = (merged["mismatching_calls"] > 0 or merged["nothing_compared"]
+           or merged["declared_not_compared"])
     return 1 if bad else 0
 
 
