@@ -5,6 +5,7 @@
 #   1. release build (g++) and every test through ctest: unit tests, every record example on
 #      every backend, robustness, the per-operator RapidCheck properties, the planted-bug proof,
 #      the golden fixtures (reproducible, every backend, the numpy consumer), corpus replay;
+#      then the test binary run directly in shuffled order (ci/shuffled-tests.sh);
 #   2. a fixed sample of kernel mutants (ci/mutation-sample.sh), each of which the cheap harness
 #      modes must kill;
 #   3. the same tests under ASan + UBSan (clang), where any sanitizer report fails;
@@ -23,6 +24,8 @@ stamp
 echo "== release build and tests"
 bash ci/build.sh release
 ctest --preset release
+echo "== the test binary run directly, shuffled (no state may leak between tests)"
+bash ci/shuffled-tests.sh build/bin/cvmcheck_tests
 stamp
 
 echo "== mutation sample: a fixed set of kernel mutants must each be killed"
