@@ -6,11 +6,11 @@
 # of headers only is an INTERFACE library). DEPENDS names layers declared before it, so the link
 # graph is a DAG by construction; the same list is what the include check allows (with
 # everything below those layers). INCLUDE_DIR is a folder its users name its headers from (as
-# `include/` is for the core): it becomes a usage requirement of the library and an include
+# `core/include/` is for the core): it becomes a usage requirement of the library and an include
 # root of the check. cvmcheck_layer_check() then adds the check to the build.
 
 set_property(GLOBAL PROPERTY CVMCHECK_LAYERS "")
-set_property(GLOBAL PROPERTY CVMCHECK_INCLUDE_ROOTS include)
+set_property(GLOBAL PROPERTY CVMCHECK_INCLUDE_ROOTS "")
 
 function(cvmcheck_layer name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "INCLUDE_DIR" "FILES;EXCLUDE;SKIP;DEPENDS")

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
-#include "harness/campaign_jobs.h"
+#include "registry/registry.h"
+#include "harness/campaign/campaign_jobs.h"
 
 namespace cvm {
 namespace {

@@ -13,10 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/op_list.h"
-#include "harness/fuzz_input.h"
-#include "harness/generators.h"
+#include "harness/gen/fuzz_input.h"
+#include "harness/gen/generators.h"
 
 namespace cvm {
 namespace {
@@ -87,7 +87,7 @@ TEST(Completeness, EveryOperatorHasGeneratorsWithNamedRules) {
   for (const ListedOp& listed : kOperatorList) {
     const OpInfo& op = registry().op(std::string(listed.name));
     const OpGenerators* gens = generators_for(op);
-    ASSERT_NE(gens, nullptr) << listed.name << " has no generator record (ops/<family>_gen.cc)";
+    ASSERT_NE(gens, nullptr) << listed.name << " has no generator record (harness/gen/<family>_gen.cc)";
     EXPECT_FALSE(gens->invalid.empty()) << listed.name << " has no invalid-call generator";
     std::set<std::string> rules;
     for (const InvalidGenerator& g : gens->invalid) {

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/tensor_poison.h"
 #include "cvmcheck/registry.h"
 

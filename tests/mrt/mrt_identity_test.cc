@@ -6,9 +6,9 @@
 // Budget: CVMCHECK_PROP_CASES cases per property (default below); RC_PARAMS="seed=N" replays.
 #include <gtest/gtest.h>
 
-#include "backends/registry.h"
-#include "harness/mrt_check.h"
-#include "harness/property.h"
+#include "registry/registry.h"
+#include "harness/mrt/mrt_check.h"
+#include "harness/engine/property.h"
 
 namespace cvm::mrt {
 namespace {

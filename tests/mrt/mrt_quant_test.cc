@@ -8,14 +8,14 @@
 #include <cmath>
 #include <functional>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/errors.h"
 #include "cvmcheck/precision.h"
-#include "harness/generators.h"
-#include "harness/property.h"
-#include "harness/mrt_check.h"
-#include "reference/mrt_identity.h"
-#include "reference/mrt_quant.h"
+#include "harness/gen/generators.h"
+#include "harness/engine/property.h"
+#include "harness/mrt/mrt_check.h"
+#include "mrt/mrt_identity.h"
+#include "mrt/mrt_quant.h"
 
 namespace cvm::mrt {
 namespace {

@@ -11,14 +11,14 @@
 #include <random>
 #include <sstream>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "commands.h"
 #include "exec_options.h"
-#include "harness/campaign.h"
-#include "harness/campaign_jobs.h"
-#include "harness/campaign_profile.h"
-#include "harness/diff.h"
-#include "harness/forked_jobs.h"
+#include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_jobs.h"
+#include "harness/campaign/campaign_profile.h"
+#include "harness/engine/diff.h"
+#include "harness/jobs/forked_jobs.h"
 #include "optimized/kernels.h"
 
 namespace cvm::cli {

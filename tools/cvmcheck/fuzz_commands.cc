@@ -5,13 +5,13 @@
 #include <fstream>
 #include <iostream>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "commands.h"
-#include "harness/diff.h"
-#include "harness/fuzz_input.h"
-#include "harness/verdict.h"
-#include "harness/generators.h"
-#include "harness/golden.h"
+#include "harness/engine/diff.h"
+#include "harness/gen/fuzz_input.h"
+#include "harness/engine/verdict.h"
+#include "harness/gen/generators.h"
+#include "harness/golden/golden.h"
 
 namespace cvm::cli {
 namespace {
@@ -44,7 +44,7 @@ Action add_repro_command(CLI::App& app) {
       std::cerr << "cvmcheck repro: the input decodes to no call (outside the bounds)\n";
       return kExitUsage;
     }
-    // Judged as the fuzz target judged it (harness/verdict.h).
+    // Judged as the fuzz target judged it (harness/engine/verdict.h).
     Judgement how;
     how.backends = other_backends(registry());
     how.free_form = !call->expected.has_value();

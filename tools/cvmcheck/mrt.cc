@@ -5,12 +5,12 @@
 #include <iostream>
 #include <random>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "commands.h"
 #include "exec_options.h"
-#include "harness/forked_jobs.h"
-#include "harness/mrt_golden.h"
-#include "harness/mrt_run.h"
+#include "harness/jobs/forked_jobs.h"
+#include "harness/mrt/mrt_golden.h"
+#include "harness/mrt/mrt_run.h"
 #include "optimized/kernels.h"
 
 namespace cvm::cli {

@@ -7,11 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "commands.h"
 #include "cvmcheck/op_list.h"
 #include "cvmcheck/registry.h"
-#include "harness/generators.h"
+#include "harness/gen/generators.h"
 
 namespace cvm::cli {
 

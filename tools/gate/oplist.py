@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The operator list read from include/cvmcheck/op_list.h, printed in the shape of
+"""The operator list read from core/include/cvmcheck/op_list.h, printed in the shape of
 `cvmcheck ops --json` (families and operators with their family; nothing else).
 
 The gate maps a diff to operators before anything is built, so that a docs-only change or a
@@ -19,7 +19,7 @@ _ENTRY = re.compile(r"^\s*X\((\w+),\s*(\w+)\)")
 
 def read(repo=REPO):
     """{"families": [...], "operators": [{"name", "family"}]} from the header."""
-    with open(os.path.join(repo, "include", "cvmcheck", "op_list.h")) as f:
+    with open(os.path.join(repo, "core", "include", "cvmcheck", "op_list.h")) as f:
         text = f.read()
     ops = [{"name": m.group(1), "family": m.group(2)}
            for m in map(_ENTRY.match, text.splitlines()) if m]

@@ -1,0 +1,34 @@
+// Assembles the per-operator generator records of every family (harness/gen/<family>_gen.cc) and adds
+// the shared input-side invalid rules to each.
+#include "cvmcheck/errors.h"
+#include "harness/gen/generators.h"
+#include "ops/records.h"
+
+namespace cvm {
+
+const OpGenerators* generators_for(const OpInfo& op) {
+  static const std::map<std::string, OpGenerators> table = [] {
+    GeneratorTable families;
+    for (auto add : {add_reduce_generators, add_broadcast_generators, add_elementwise_generators,
+                     add_nn_generators, add_transform_shape_generators,
+                     add_transform_index_generators, add_vision_generators, add_ov_generators}) {
+      add(families);
+    }
+    GeneratorTable complete;
+    for (auto& [name, record] : families) {
+      const OpInfo* info = ops::records().find_op(name);
+      // A generator record of an unknown operator is a bug of ours, never dropped silently.
+      check(info != nullptr, "generator record for unknown operator '", name, "'");
+      OpGenerators full = record;
+      for (InvalidGenerator& g : gen::common_invalid(*info, record.valid)) {
+        full.invalid.push_back(std::move(g));
+      }
+      complete[name] = std::move(full);
+    }
+    return complete;
+  }();
+  auto it = table.find(op.name);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+}  // namespace cvm
