@@ -54,6 +54,21 @@ TEST(Completeness, TheListHasNoDuplicatesAndKnownFamilies) {
   }
 }
 
+// core/op_list.json is what CMake, the scripts and the cvm-runtime worker's users read before
+// anything is built: it must say what the header says.
+TEST(Completeness, OpListJsonIsTheList) {
+  nlohmann::json want = {{"families", nlohmann::json::array()},
+                         {"operators", nlohmann::json::array()}};
+  for (std::string_view f : kFamilies) want["families"].push_back(std::string(f));
+  for (const ListedOp& op : kOperatorList) {
+    want["operators"].push_back({{"name", std::string(op.name)}, {"family", std::string(op.family)}});
+  }
+  const nlohmann::json have = nlohmann::json::parse(read_text(kSource / "core/op_list.json"),
+                                                    nullptr, /*allow_exceptions=*/false);
+  EXPECT_EQ(have, want) << "core/op_list.json is stale: build/bin/cvmcheck ops --list-json > "
+                           "core/op_list.json";
+}
+
 TEST(Completeness, RecordsAreExactlyTheList) {
   std::set<std::string> recorded;
   for (const OpInfo& op : registry().ops()) {

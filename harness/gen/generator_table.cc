@@ -1,6 +1,7 @@
 // Assembles the per-operator generator records of every family (harness/gen/<family>_gen.cc) and adds
 // the shared input-side invalid rules to each.
 #include "cvmcheck/errors.h"
+#include "cvmcheck/op_list.h"
 #include "harness/gen/generators.h"
 #include "ops/records.h"
 
@@ -9,9 +10,9 @@ namespace cvm {
 const OpGenerators* generators_for(const OpInfo& op) {
   static const std::map<std::string, OpGenerators> table = [] {
     GeneratorTable families;
-    for (auto add : {add_reduce_generators, add_broadcast_generators, add_elementwise_generators,
-                     add_nn_generators, add_transform_shape_generators,
-                     add_transform_index_generators, add_vision_generators, add_ov_generators}) {
+#define CVMCHECK_FAMILY_GENERATORS(family) add_##family##_generators,
+    for (auto add : {CVMCHECK_FAMILIES(CVMCHECK_FAMILY_GENERATORS)}) {
+#undef CVMCHECK_FAMILY_GENERATORS
       add(families);
     }
     GeneratorTable complete;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cvmcheck/op_list.h"
 #include "cvmcheck/precision.h"
 #include "harness/engine/call.h"
 
@@ -31,14 +32,9 @@ struct OpGenerators {
 // its operators; the shared input-side rules (common_invalid) are appended by generators_for.
 using GeneratorTable = std::map<std::string, OpGenerators>;
 
-void add_reduce_generators(GeneratorTable& table);
-void add_broadcast_generators(GeneratorTable& table);
-void add_elementwise_generators(GeneratorTable& table);
-void add_nn_generators(GeneratorTable& table);
-void add_transform_shape_generators(GeneratorTable& table);
-void add_transform_index_generators(GeneratorTable& table);
-void add_vision_generators(GeneratorTable& table);
-void add_ov_generators(GeneratorTable& table);
+#define CVMCHECK_FAMILY_GENERATORS(family) void add_##family##_generators(GeneratorTable& table);
+CVMCHECK_FAMILIES(CVMCHECK_FAMILY_GENERATORS)
+#undef CVMCHECK_FAMILY_GENERATORS
 
 // The generators of `op`: its family's record plus common_invalid. nullptr when the operator
 // has no generator record yet (a test requires every operator to have one).

@@ -1,18 +1,34 @@
-// The operator list: every operator cvmcheck knows, with its family, in one place. Everything
-// else is derived from it or checked against it by tests/completeness_test.cc, which fails (never
-// skips) when a listed operator lacks any of: its record (ops/<family>.cc), worked and negative
-// examples, a generator record with its rules (harness/gen/<family>_gen.cc), a kernel on every backend
-// (unless kKernelExemptions says why not), its section in docs/ops/<family>.md, corpus seeds and
-// golden cases. Derived from it: the CUDA plan table (cuda/plan.cc), the fuzz targets (one per
-// family: fuzz/CMakeLists.txt and ci/fuzz-targets.sh read this file), `cvmcheck ops --json`
-// (which the Python tools read).
+// The family list and the operator list: every family and every operator cvmcheck knows, in one
+// place. Everything else is derived from it or checked against it by tests/completeness_test.cc,
+// which fails (never skips) when a listed operator lacks any of: its record (ops/<family>.cc),
+// worked and negative examples, a generator record with its rules
+// (harness/gen/<family>_gen.cc), a kernel on every backend (unless kKernelExemptions says why
+// not), its section in docs/ops/<family>.md, corpus seeds and golden cases. Derived from it: each
+// layer's family table (ops/all.cc, harness/gen/generator_table.cc, reference/backend.cc,
+// optimized/backend.cc, cuda/plan.cc), `cvmcheck ops --json`, and core/op_list.json (written by
+// `cvmcheck ops --list-json`, checked by the completeness test), which CMake, the scripts and
+// the cvm-runtime worker read.
 //
 // Adding an operator: one X(...) line here, its record and generator record, its kernels, its
-// docs section; then regenerate golden/ and the corpus seeds (docs/architecture.md).
+// docs section; then regenerate core/op_list.json, golden/ and the corpus seeds
+// (docs/architecture.md). The macros need no C++20 and define nothing else, for the cvm-runtime
+// worker (C++17).
 #pragma once
 
 #include <array>
 #include <string_view>
+
+// X(family), in list order: each family is a record file pair, a kernel file per backend, a docs
+// page and a fuzz target.
+#define CVMCHECK_FAMILIES(X) \
+  X(reduce)                  \
+  X(broadcast)               \
+  X(elementwise)             \
+  X(nn)                      \
+  X(transform_shape)         \
+  X(transform_index)         \
+  X(vision)                  \
+  X(ov)
 
 // X(name, family), in the order the records are registered (campaign and golden order).
 #define CVMCHECK_OPERATORS(X)       \
@@ -67,10 +83,9 @@ struct ListedOp {
 inline constexpr std::array kOperatorList = {CVMCHECK_OPERATORS(CVMCHECK_LISTED_OP)};
 #undef CVMCHECK_LISTED_OP
 
-// The families, in list order; each is a record file pair, a docs page and a fuzz target.
-inline constexpr std::array<std::string_view, 8> kFamilies = {
-    "reduce", "broadcast", "elementwise", "nn", "transform_shape", "transform_index", "vision",
-    "ov"};
+#define CVMCHECK_FAMILY_NAME(family) std::string_view(#family),
+inline constexpr std::array kFamilies = {CVMCHECK_FAMILIES(CVMCHECK_FAMILY_NAME)};
+#undef CVMCHECK_FAMILY_NAME
 
 // A backend that deliberately lacks an operator's kernel says so here, with why; the
 // completeness test fails on any other missing kernel. (Planted-bug backends implement one
