@@ -11,9 +11,7 @@
 namespace cvm {
 namespace {
 
-// A precision in [lo, hi] drawn at full size: RapidCheck scales gen::inRange with the case
-// size, so early cases would mostly draw precision 1, whose tensors are all zeros.
-int draw_precision(int lo, int hi) { return *rc::gen::resize(100, gen::precision(lo, hi)); }
+using gen::draw_precision;
 
 struct BroadcastShapes {
   Shape a;

@@ -13,11 +13,7 @@ namespace {
 // Largest clip bound magnitude whose output precision fits 32 bits: bitlen(2^31 - 1) + 1 = 32.
 constexpr int64_t kWidestClipBound = (int64_t{1} << 31) - 2;
 
-// A precision in [lo, hi] drawn at full size: RapidCheck scales gen::inRange with the case
-// size, so early cases would mostly draw precision 1, whose tensors are all zeros.
-int draw_precision(int lo = 1, int hi = 32) {
-  return *rc::gen::resize(100, gen::precision(lo, hi));
-}
+using gen::draw_precision;
 
 // An output `precision` attribute in [1, 32], rarely 1 (which makes every output 0).
 int draw_precision_attr() {

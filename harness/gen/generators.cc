@@ -115,6 +115,18 @@ rc::Gen<std::string> bool_text(bool value) {
                                   : std::vector<std::string>{"false", "False", "0"});
 }
 
+InvalidGenerator rule(const std::string& rule, std::function<Call()> make) {
+  return {rule, rc::gen::exec([rule, make] { return invalid_call(make(), rule); })};
+}
+
+void add_rule(OpGenerators& g, const std::string& rule, std::function<Call()> make) {
+  g.invalid.push_back(gen::rule(rule, std::move(make)));
+}
+
+bool coin() { return *rc::gen::arbitrary<bool>(); }
+
+int draw_precision(int lo, int hi) { return *rc::gen::resize(100, precision(lo, hi)); }
+
 Call invalid_call(Call call, const std::string& rule) {
   const OpInfo* op = ops::records().find_op(call.op);
   call.rule_id = rule_id(op != nullptr ? op->name : call.op, rule);

@@ -98,6 +98,17 @@ std::vector<InvalidGenerator> common_invalid(const OpInfo& op, const rc::Gen<Cal
 // rule's id (rule_id below) set.
 Call invalid_call(Call call, const std::string& rule);
 
+// The generator record's helpers, drawn inside a generator (rc::gen::exec) or a property.
+// The generator of calls breaking `rule`: each is `make()` made an invalid_call of that rule.
+InvalidGenerator rule(const std::string& rule, std::function<Call()> make);
+// Adds rule(rule, make) to g's invalid generators.
+void add_rule(OpGenerators& g, const std::string& rule, std::function<Call()> make);
+// A fair coin.
+bool coin();
+// A precision in [lo, hi] drawn at full size: RapidCheck scales gen::inRange with the case
+// size, so early cases would mostly draw precision 1, whose tensors are all zeros.
+int draw_precision(int lo = 1, int hi = 32);
+
 // The id of the rule a generator of operator `op` (canonical name) calls `rule`
 // (docs/contract.md, "Rule ids"). The shared input-side rules and the operator rules that are a
 // global rule under an operator's own name (an output precision above 32, an output outside the

@@ -17,7 +17,9 @@ constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 constexpr int64_t kTopAttr = kMaxAttr - 1;  // 4095, the largest valid padding/stride/dilation
 
-bool coin() { return *rc::gen::arbitrary<bool>(); }
+using gen::coin;
+using gen::draw_precision;
+using gen::rule;
 
 // Uniform in [lo, hi], both inclusive (rapidcheck's inRange excludes its upper end).
 int64_t pick(int64_t lo, int64_t hi) { return *rc::gen::inRange<int64_t>(lo, hi + 1); }
@@ -26,18 +28,9 @@ int64_t one_of(std::vector<int64_t> values) { return *rc::gen::elementOf(values)
 
 std::string text_of(std::vector<std::string> values) { return *rc::gen::elementOf(values); }
 
-// gen::precision over its whole range whatever the size: rapidcheck narrows ranges at small
-// sizes, which would make most early calls precision 1, whose values are all 0.
-int any_precision(int lo, int hi) { return *rc::gen::resize(100, gen::precision(lo, hi)); }
-
 // gen::tensor_any_dtype at full size for the same reason (small sizes give mostly 0 or -alpha).
 Tensor tensor(const Shape& shape, int p) {
   return *rc::gen::resize(100, gen::tensor_any_dtype(shape, p));
-}
-
-template <typename Make>
-InvalidGenerator rule(const std::string& name, Make make) {
-  return {name, rc::gen::exec([=] { return gen::invalid_call(make(), name); })};
 }
 
 // Spells a tuple attribute, leaving it out now and then when it equals the default.
@@ -214,10 +207,10 @@ ConvDraw draw_conv() {
   d.h = draw_conv_axis();
   d.w = draw_conv_axis();
   d.use_bias = coin();
-  d.p_data = any_precision(1, 8);
-  d.p_weight = any_precision(1, 8);
+  d.p_data = draw_precision(1, 8);
+  d.p_weight = draw_precision(1, 8);
   // p_data + p_weight + bitlen(terms) <= 8 + 8 + 8 < 31, so any bias precision up to 31 fits.
-  d.p_bias = any_precision(1, 31);
+  d.p_bias = draw_precision(1, 31);
   return d;
 }
 
@@ -358,9 +351,9 @@ DenseDraw draw_dense() {
   d.rows = pick(1, std::min<int64_t>(8, gen::kMaxElements / d.depth));
   d.units = pick(1, std::min<int64_t>(8, gen::kMaxElements / d.depth));
   d.use_bias = coin();
-  d.p_data = any_precision(1, 8);
-  d.p_weight = any_precision(1, 8);
-  d.p_bias = any_precision(1, 31);  // 8 + 8 + bitlen(256) < 31
+  d.p_data = draw_precision(1, 8);
+  d.p_weight = draw_precision(1, 8);
+  d.p_bias = draw_precision(1, 31);  // 8 + 8 + bitlen(256) < 31
   return d;
 }
 
@@ -403,7 +396,7 @@ OpGenerators relu_generators() {
     Call call;
     call.op = "relu";
     const Shape shape = *gen::shape(1, 6);  // one draw per statement (evaluation order)
-    call.inputs.push_back(tensor(shape, any_precision(1, 32)));
+    call.inputs.push_back(tensor(shape, draw_precision(1, 32)));
     return call;
   });
   return g;
@@ -455,7 +448,7 @@ PoolDraw draw_pool(bool ceil_mode) {
   d.ceil_mode = ceil_mode;
   d.h = draw_pool_axis(d.ceil_mode);
   d.w = draw_pool_axis(d.ceil_mode);
-  d.p = any_precision(1, 32);
+  d.p = draw_precision(1, 32);
   return d;
 }
 
@@ -587,7 +580,7 @@ Call upsampling_valid() {
       *rc::gen::weightedElement<int64_t>({{4, pick(1, 4)}, {2, pick(5, 32)}, {1, pick(33, 128)}});
   const int64_t budget = std::clamp<int64_t>((int64_t{1} << 14) / (scale * scale), 1, 512);
   const Shape shape = *gen::shape(4, 4, 8, budget);  // one draw per statement (evaluation order)
-  return upsampling_call(scale, shape, any_precision(1, 32));
+  return upsampling_call(scale, shape, draw_precision(1, 32));
 }
 
 OpGenerators upsampling_generators() {
@@ -615,7 +608,7 @@ OpGenerators upsampling_generators() {
     const int64_t needed = kMaxElements / (scale * scale) + 1;  // <= 257 input elements
     const int64_t chans = pick(1, 2), height = pick(1, 8);
     const int64_t width = (needed + chans * height - 1) / (chans * height) + pick(0, 2);
-    return upsampling_call(scale, {1, chans, height, width}, any_precision(1, 32));
+    return upsampling_call(scale, {1, chans, height, width}, draw_precision(1, 32));
   }));
   out.push_back(rule("layout_unsupported", [] {
     Call call = upsampling_valid();

@@ -236,9 +236,7 @@ std::vector<size_t> steps_of_kind(const SliceDraw& d, StepKind kind) {
   return found;
 }
 
-InvalidGenerator rule(const std::string& name, std::function<Call()> make) {
-  return {name, rc::gen::exec([name, make] { return gen::invalid_call(make(), name); })};
-}
+using gen::rule;
 
 std::vector<InvalidGenerator> slice_invalid() {
   std::vector<InvalidGenerator> rules;

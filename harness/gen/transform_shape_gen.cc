@@ -31,7 +31,7 @@ rc::Gen<int64_t> edges_or_range(std::vector<int64_t> edges, int64_t lo, int64_t 
       {{2, rc::gen::elementOf(std::move(edges))}, {1, rc::gen::inRange<int64_t>(lo, hi)}});
 }
 
-bool coin() { return *rc::gen::arbitrary<bool>(); }
+using gen::coin;
 
 // A random permutation of 0..n-1.
 std::vector<int64_t> permutation(int n) {
@@ -61,10 +61,7 @@ Call make_call(const std::string& op, std::vector<Tensor> inputs) {
   return call;
 }
 
-// Adds the generator of calls breaking `rule`; `make` builds one such call.
-void add_rule(OpGenerators& g, const std::string& rule, std::function<Call()> make) {
-  g.invalid.push_back({rule, rc::gen::exec([=] { return gen::invalid_call(make(), rule); })});
-}
+using gen::add_rule;
 
 // An int8 tensor of zeros: for the few rules that need more than 2^24 elements (generating
 // values for them would dominate the run).

@@ -157,10 +157,7 @@ void insert_group(CodePlan& plan, std::vector<int64_t> group) {
   plan.groups.insert(plan.groups.begin() + static_cast<int64_t>(at), std::move(group));
 }
 
-// Adds the generator of calls breaking `rule`; `make` builds one such call.
-void add_rule(OpGenerators& g, const std::string& rule, std::function<Call()> make) {
-  g.invalid.push_back({rule, rc::gen::exec([=] { return gen::invalid_call(make(), rule); })});
-}
+using gen::add_rule;
 
 // A rule broken after every input dim is consumed: valid codes, then `tail`.
 void after_end(OpGenerators& g, const std::string& rule, int64_t max_out,
