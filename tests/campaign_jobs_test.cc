@@ -10,6 +10,7 @@
 
 #include "registry/registry.h"
 #include "harness/campaign/campaign_jobs.h"
+#include "harness/campaign/campaign_report.h"
 
 namespace cvm {
 namespace {

@@ -6,6 +6,7 @@
 #include "registry/registry.h"
 #include "cvmcheck/errors.h"
 #include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_report.h"
 
 namespace cvm {
 namespace {

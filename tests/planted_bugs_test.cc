@@ -10,6 +10,7 @@
 #include "cvmcheck/case.h"
 #include "support/planted_registry.h"
 #include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_report.h"
 #include "harness/gen/generators.h"
 #include "harness/findings/planted.h"
 #include "harness/engine/property.h"

@@ -8,8 +8,6 @@
 #include <set>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
 #include "cvmcheck/errors.h"
 #include "harness/engine/call_descriptor.h"
 #include "harness/gen/generators.h"
@@ -103,18 +101,8 @@ void describe_finding(CampaignFinding& finding, const Call& call, const std::str
       compact_call_descriptor(judged_call(call), backend, &finding.descriptor_note).value_or("");
 }
 
-}  // namespace
-
-CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
-                            const CampaignProgress& progress, double progress_interval) {
-  CampaignResult result;
-  result.seed = options.seed;
-  check(options.shard_count >= 1 && options.shard_index >= 0 &&
-            options.shard_index < options.shard_count,
-        "shard ", options.shard_index + 1, "/", options.shard_count, " is out of range");
-  result.shard_index = options.shard_index;
-  result.shard_count = options.shard_count;
-  const auto shards = static_cast<uint64_t>(options.shard_count);
+// The operators a campaign draws from: the selection, or every record.
+std::vector<const OpInfo*> selected_ops(const Registry& registry, const CampaignOptions& options) {
   std::vector<const OpInfo*> ops;
   if (options.ops.empty()) {
     for (const OpInfo& op : registry.ops()) ops.push_back(&op);
@@ -125,6 +113,13 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
       ops.push_back(op);
     }
   }
+  return ops;
+}
+
+// result.backends: "reference", then the compared backends (an unavailable one with its reason
+// in skip_reasons).
+void select_backends(const Registry& registry, const CampaignOptions& options,
+                     CampaignResult& result) {
   std::vector<std::string> others = options.backends.empty() ? other_backends(registry)
                                                              : options.backends;
   result.backends.push_back("reference");
@@ -135,64 +130,99 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
     result.backends.push_back(name);
     if (!backend->available) result.skip_reasons[name] = backend->unavailable_reason;
   }
-  const std::vector<std::string> compared(result.backends.begin() + 1, result.backends.end());
-  for (const OpInfo* op : ops) {
-    // An operator the campaign cannot draw calls for is an error, never a silent skip.
-    check(generators_for(*op) != nullptr, "operator '", op->name, "' has no generator record");
-    for (const std::string& b : result.backends) result.table[op->name][b];
+}
+
+// One campaign: the result it builds and what its calls share (findings so far, expectation
+// uses, the profile's sums). run() is the loop; each step of a call is a member below.
+class CampaignRun {
+ public:
+  CampaignRun(const Registry& registry, const CampaignOptions& options)
+      : registry_(registry), options_(options) {
+    check(options.shard_count >= 1 && options.shard_index >= 0 &&
+              options.shard_index < options.shard_count,
+          "shard ", options.shard_index + 1, "/", options.shard_count, " is out of range");
+    result_.seed = options.seed;
+    result_.shard_index = options.shard_index;
+    result_.shard_count = options.shard_count;
+    ops_ = selected_ops(registry, options);
+    select_backends(registry, options, result_);
+    compared_.assign(result_.backends.begin() + 1, result_.backends.end());
+    for (const OpInfo* op : ops_) {
+      // An operator the campaign cannot draw calls for is an error, never a silent skip.
+      check(generators_for(*op) != nullptr, "operator '", op->name, "' has no generator record");
+      for (const std::string& b : result_.backends) result_.table[op->name][b];
+    }
+    backend_seconds_.assign(compared_.size(), 0.0);
   }
 
-  std::map<std::string, size_t> finding_index;  // signature -> its place in findings
-  // Per finding, the exact descriptors of the calls its repros hold: a shrunk call already saved
-  // is the same call (the descriptor names it exactly), so it is not written again.
-  std::map<size_t, std::set<std::string>> saved_calls;
-  std::map<const ExpectationEntry*, EntryUse> uses;
-  // The profile's phases (CampaignResult::phase_seconds), summed per call; each compared
-  // backend's run time by its place in `compared` (the diff engine returns the runs in order).
-  double draw_seconds = 0, reference_seconds = 0, compare_seconds = 0;
-  std::vector<double> backend_seconds(compared.size(), 0.0);
-  const Usage usage_start = usage_now();
-  const Clock::time_point start = Clock::now();
-  double last_progress = 0;
-  // `local` counts this shard's calls; `index` numbers the call in the whole campaign (the same
-  // as `local` when unsharded, so a seed replays as before).
-  const auto jobs = static_cast<uint64_t>(std::max(1, options.job_count));
-  for (uint64_t local = 0;; ++local) {
-    const uint64_t index = local * shards + static_cast<uint64_t>(options.shard_index);
-    const double elapsed = since(start);
-    if (elapsed >= options.seconds) break;
-    if (jobs == 1 && options.max_cases >= 0 && result.calls >= options.max_cases) break;
-    if (jobs > 1) {
-      // Of several jobs, the calls are bounded by index, so any number of jobs makes the same.
-      if (options.max_cases >= 0 && local >= static_cast<uint64_t>(options.max_cases)) break;
-      if ((local / ops.size()) % jobs != static_cast<uint64_t>(options.job_index)) continue;
+  CampaignResult run(const CampaignProgress& progress, double progress_interval) {
+    const Usage usage_start = usage_now();
+    start_ = Clock::now();
+    double last_progress = 0;
+    const auto shards = static_cast<uint64_t>(options_.shard_count);
+    // `local` counts this shard's calls; `index` numbers the call in the whole campaign (the
+    // same as `local` when unsharded, so a seed replays alike sharded or not).
+    const auto jobs = static_cast<uint64_t>(std::max(1, options_.job_count));
+    for (uint64_t local = 0;; ++local) {
+      const uint64_t index = local * shards + static_cast<uint64_t>(options_.shard_index);
+      const double elapsed = since(start_);
+      if (elapsed >= options_.seconds) break;
+      if (jobs == 1 && options_.max_cases >= 0 && result_.calls >= options_.max_cases) break;
+      if (jobs > 1) {
+        // Of several jobs, the calls are bounded by index, so any number of jobs makes the same.
+        if (options_.max_cases >= 0 && local >= static_cast<uint64_t>(options_.max_cases)) break;
+        if ((local / ops_.size()) % jobs != static_cast<uint64_t>(options_.job_index)) continue;
+      }
+      if (progress && elapsed - last_progress >= progress_interval) {
+        last_progress = elapsed;
+        progress(result_, elapsed);
+      }
+      run_call(*ops_[local % ops_.size()], index);
     }
-    if (progress && elapsed - last_progress >= progress_interval) {
-      last_progress = elapsed;
-      progress(result, elapsed);
-    }
-    const OpInfo& op = *ops[local % ops.size()];
+    finish(usage_start);
+    return std::move(result_);
+  }
+
+ private:
+  // Draws, judges and counts call `index` of `op`; a failing call becomes a finding.
+  void run_call(const OpInfo& op, uint64_t index) {
     const OpGenerators* gens = generators_for(op);
-    const uint64_t seed = case_seed(options.seed, index);
+    const uint64_t seed = case_seed(options_.seed, index);
     Call call;
     const Clock::time_point draw_start = Clock::now();
-    const bool drawn = draw_call(*gens, seed, options.invalid_share, call);
+    const bool drawn = draw_call(*gens, seed, options_.invalid_share, call);
     const Clock::time_point call_start = Clock::now();
-    draw_seconds += std::chrono::duration<double>(call_start - draw_start).count();
+    draw_seconds_ += std::chrono::duration<double>(call_start - draw_start).count();
     if (!drawn) {
-      ++result.generator_failures;
-      continue;
+      ++result_.generator_failures;
+      return;
     }
-    CallVerdict verdict = judge_call(registry, call, compared, std::string(), std::string());
-    result.op_seconds[op.name] += since(call_start);
-    ++result.calls;
-    reference_seconds += verdict.diff.reference_seconds;
-    for (size_t k = 0; k < verdict.diff.runs.size() && k < backend_seconds.size(); ++k) {
-      backend_seconds[k] += verdict.diff.runs[k].seconds;
-      compare_seconds += verdict.diff.runs[k].compare_seconds;
+    CallVerdict verdict = judge_call(registry_, call, compared_, std::string(), std::string());
+    result_.op_seconds[op.name] += since(call_start);
+    ++result_.calls;
+    count(op, verdict);
+    const ExpectationEntry* expected_by = expectation_of(op, call, verdict);
+    if (verdict.passed) return;
+    if (expected_by != nullptr) {
+      ++result_.expected_failures;
+    } else {
+      ++result_.mismatches;
     }
+    const std::string key = finding_signature(op.name, verdict, call.rule);
+    const size_t slot = finding_slot(op, call, verdict, key, seed, index, expected_by);
+    ++result_.findings[slot].calls;
+    if (expected_by != nullptr) return;  // known: no repro, no shrinking time
+    save_repro_of(slot, op, *gens, call, std::move(verdict), key, seed);
+  }
 
-    auto& row = result.table[op.name];
+  // The call's outcomes in the table, and its run times in the profile's sums.
+  void count(const OpInfo& op, const CallVerdict& verdict) {
+    reference_seconds_ += verdict.diff.reference_seconds;
+    for (size_t k = 0; k < verdict.diff.runs.size() && k < backend_seconds_.size(); ++k) {
+      backend_seconds_[k] += verdict.diff.runs[k].seconds;
+      compare_seconds_ += verdict.diff.runs[k].compare_seconds;
+    }
+    auto& row = result_.table[op.name];
     count_outcome(row["reference"], verdict.diff.reference.kind);
     if (verdict.diff.expectation_failure) ++row["reference"].mismatches;
     for (const BackendRun& run : verdict.diff.runs) {
@@ -203,66 +233,72 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
       count_outcome(row[run.backend], run.outcome.kind);
       if (run.difference) ++row[run.backend].mismatches;
     }
-    // An expected failure: every backend that failed is listed as known to fail this call.
+  }
+
+  // The expectation that makes a failure expected: every backend that failed is listed as
+  // known to fail this call. Counts each matching entry's use either way.
+  const ExpectationEntry* expectation_of(const OpInfo& op, const Call& call,
+                                         const CallVerdict& verdict) {
+    if (options_.expected.empty()) return nullptr;
     const ExpectationEntry* expected_by = nullptr;
-    if (!options.expected.empty()) {
-      bool all_known = !verdict.diff.expectation_failure;
-      const std::string case_name = campaign_case_name(call.rule);
-      for (const BackendRun& run : verdict.diff.runs) {
-        if (run.skipped) continue;
-        const ExpectationEntry* e =
-            options.expected.match(run.backend, op.name, case_name, call.rule_id);
-        if (e == nullptr) {
-          all_known = all_known && !run.difference;
-          continue;
-        }
-        ++(run.difference ? uses[e].failures : uses[e].passes);
-        if (run.difference && expected_by == nullptr) expected_by = e;
+    bool all_known = !verdict.diff.expectation_failure;
+    const std::string case_name = campaign_case_name(call.rule);
+    for (const BackendRun& run : verdict.diff.runs) {
+      if (run.skipped) continue;
+      const ExpectationEntry* e =
+          options_.expected.match(run.backend, op.name, case_name, call.rule_id);
+      if (e == nullptr) {
+        all_known = all_known && !run.difference;
+        continue;
       }
-      if (!all_known) expected_by = nullptr;
+      ++(run.difference ? uses_[e].failures : uses_[e].passes);
+      if (run.difference && expected_by == nullptr) expected_by = e;
     }
-    if (verdict.passed) continue;
+    return all_known ? expected_by : nullptr;
+  }
+
+  // The place in result.findings of the finding with signature `key`, made on its first call.
+  size_t finding_slot(const OpInfo& op, const Call& call, const CallVerdict& verdict,
+                      const std::string& key, uint64_t seed, uint64_t index,
+                      const ExpectationEntry* expected_by) {
+    auto [slot, first] = finding_index_.try_emplace(key, result_.findings.size());
+    if (!first) return slot->second;
+    CampaignFinding finding;
+    finding.op = op.name;
+    finding.backend = verdict.diff.failing_backend();
+    finding.rule = call.rule;
+    finding.case_seed = seed;
+    finding.first_index = index;
+    finding.key = key;
+    finding.summary = verdict.report;
     if (expected_by != nullptr) {
-      ++result.expected_failures;
-    } else {
-      ++result.mismatches;
+      finding.expected_by = expected_by->source + ": " + expected_by->reason;
     }
-    const std::string key = finding_signature(op.name, verdict, call.rule);
-    auto [slot, first] = finding_index.try_emplace(key, result.findings.size());
-    if (first) {
-      CampaignFinding finding;
-      finding.op = op.name;
-      finding.backend = verdict.diff.failing_backend();
-      finding.rule = call.rule;
-      finding.case_seed = seed;
-      finding.first_index = index;
-      finding.key = key;
-      finding.summary = verdict.report;
-      if (expected_by != nullptr) {
-        finding.expected_by = expected_by->source + ": " + expected_by->reason;
-      }
-      describe_finding(finding, call, finding.backend);
-      result.findings.push_back(std::move(finding));
-    }
-    CampaignFinding& finding = result.findings[slot->second];
-    ++finding.calls;
-    if (expected_by != nullptr) continue;  // known: no repro, no shrinking time
+    describe_finding(finding, call, finding.backend);
+    result_.findings.push_back(std::move(finding));
+    return slot->second;
+  }
+
+  // Shrinks the call and saves it as a repro of finding `slot`, while the bounds leave room.
+  void save_repro_of(size_t slot, const OpInfo& op, const OpGenerators& gens, const Call& call,
+                     CallVerdict verdict, const std::string& key, uint64_t seed) {
+    CampaignFinding& finding = result_.findings[slot];
     // Bounded whatever the bug: a repeating finding writes at most repros_per_signature
     // directories, and the whole campaign max_repros directories and about max_repro_bytes.
-    const bool room = !options.repro_root.empty() &&
-                      static_cast<int>(finding.repro_dirs.size()) < options.repros_per_signature &&
-                      result.repros_written < options.max_repros &&
-                      result.repro_bytes < options.max_repro_bytes;
-    if (!room) continue;
+    const bool room = !options_.repro_root.empty() &&
+                      static_cast<int>(finding.repro_dirs.size()) < options_.repros_per_signature &&
+                      result_.repros_written < options_.max_repros &&
+                      result_.repro_bytes < options_.max_repro_bytes;
+    if (!room) return;
     // Shrunk before it is saved: the smallest call the generator's shrink tree gives that shows
     // the same signature, within the time budget.
     Call saved = call;
     std::string note = "case seed " + std::to_string(seed);
     int64_t drawn_elements = input_elements(call), saved_elements = drawn_elements;
-    if (options.shrink_seconds > 0) {
+    if (options_.shrink_seconds > 0) {
       ShrinkResult shrunk =
-          shrink_finding(registry, draw_shrinkable(*gens, seed, options.invalid_share), verdict,
-                         compared, key, options.shrink_seconds);
+          shrink_finding(registry_, draw_shrinkable(gens, seed, options_.invalid_share), verdict,
+                         compared_, key, options_.shrink_seconds);
       saved_elements = shrunk.shrunk_elements;
       note += ", shrunk from " + std::to_string(shrunk.original_elements) + " to " +
               std::to_string(shrunk.shrunk_elements) + " input elements in " +
@@ -273,14 +309,14 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
     }
     const std::string saved_backend = verdict.diff.failing_backend();
     const std::string exact = exact_descriptor(judged_call(saved), saved_backend);
-    if (!exact.empty() && !saved_calls[slot->second].insert(exact).second) {
+    if (!exact.empty() && !saved_calls_[slot].insert(exact).second) {
       ++finding.duplicate_repros;  // shrunk to a call this finding's repros hold already
-      continue;
+      return;
     }
-    save_repro(saved, (std::filesystem::path(options.repro_root) / (op.name + "-" + hex(seed))).string(),
+    save_repro(saved, (std::filesystem::path(options_.repro_root) / (op.name + "-" + hex(seed))).string(),
                verdict, note);
-    ++result.repros_written;
-    result.repro_bytes += directory_bytes(verdict.repro_dir);
+    ++result_.repros_written;
+    result_.repro_bytes += directory_bytes(verdict.repro_dir);
     finding.repro_dirs.push_back(verdict.repro_dir);
     if (finding.repro_dir.empty()) {
       finding.original_elements = drawn_elements;
@@ -291,231 +327,69 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
       describe_finding(finding, saved, saved_backend);
     }
   }
-  for (const std::string& name : compared) {
-    int64_t runs = 0;
-    for (const auto& [op_name, row] : result.table) runs += row.at(name).cases;
-    if (runs > 0) continue;
-    const Backend* backend = registry.find_backend(name);
-    // With the default selection an unavailable backend (no GPU) is a listed skip; one asked
-    // for by name, or an available one, that compared nothing fails the campaign.
-    if (!backend->available && options.backends.empty()) continue;
-    result.nothing_compared[name] =
-        !backend->available ? "unavailable: " + backend->unavailable_reason
-                            : (result.calls == 0 ? "no call was made"
-                                                 : "skipped on every call (implements none of the "
-                                                   "selected operators)");
-  }
-  for (const auto& [entry, use] : uses) {
-    if (use.failures == 0 && use.passes > 0) {
-      result.unexpected_passes.push_back(concat(entry->source, " ", entry->selector(), ": ",
-                                                use.passes, " runs selected, none failed"));
-    }
-  }
-  result.stale_expectations = stale_entries(options.expected, uses);
-  result.seconds = since(start);
-  const Usage usage_end = usage_now();
-  result.minor_faults = usage_end.minor_faults - usage_start.minor_faults;
-  result.major_faults = usage_end.major_faults - usage_start.major_faults;
-  result.cpu_seconds = usage_end.cpu_seconds - usage_start.cpu_seconds;
-  double measured = draw_seconds + reference_seconds + compare_seconds;
-  result.phase_seconds["draw"] = draw_seconds;
-  result.phase_seconds["backend:reference"] = reference_seconds;
-  for (size_t k = 0; k < compared.size(); ++k) {
-    result.phase_seconds["backend:" + compared[k]] += backend_seconds[k];
-    measured += backend_seconds[k];
-  }
-  result.phase_seconds["compare"] = compare_seconds;
-  result.phase_seconds["bookkeeping"] = std::max(0.0, result.seconds - measured);
-  return result;
-}
 
-std::string campaign_table(const CampaignResult& result) {
-  std::ostringstream out;
-  const int name_width = 22, backend_width = 22;
-  out << std::left << std::setw(name_width) << "operator" << std::setw(backend_width) << "backend"
-      << std::right << std::setw(9) << "cases" << std::setw(9) << "ok" << std::setw(9) << "logic"
-      << std::setw(9) << "runtime" << std::setw(10) << "mismatch" << std::setw(9) << "skipped"
-      << "\n";
-  CampaignCell totals;
-  for (const auto& [op, row] : result.table) {
-    for (const std::string& backend : result.backends) {
-      const CampaignCell& c = row.at(backend);
-      out << std::left << std::setw(name_width) << op << std::setw(backend_width) << backend
-          << std::right << std::setw(9) << c.cases << std::setw(9) << c.ok << std::setw(9)
-          << c.logic_error << std::setw(9) << c.runtime_error << std::setw(10) << c.mismatches
-          << std::setw(9) << c.skipped << "\n";
-      totals.cases += c.cases;
-      totals.mismatches += c.mismatches;
-      totals.skipped += c.skipped;
+  // After the loop: backends that compared nothing, expectations that never failed or were
+  // never used, and the profile.
+  void finish(const Usage& usage_start) {
+    for (const std::string& name : compared_) {
+      int64_t runs = 0;
+      for (const auto& [op_name, row] : result_.table) runs += row.at(name).cases;
+      if (runs > 0) continue;
+      const Backend* backend = registry_.find_backend(name);
+      // With the default selection an unavailable backend (no GPU) is a listed skip; one asked
+      // for by name, or an available one, that compared nothing fails the campaign.
+      if (!backend->available && options_.backends.empty()) continue;
+      result_.nothing_compared[name] =
+          !backend->available ? "unavailable: " + backend->unavailable_reason
+                              : (result_.calls == 0 ? "no call was made"
+                                                    : "skipped on every call (implements none "
+                                                      "of the selected operators)");
     }
-  }
-  out << "calls " << result.calls << " in " << std::fixed << std::setprecision(1)
-      << result.seconds << " s (" << std::setprecision(0)
-      << (result.seconds > 0 ? static_cast<double>(result.calls) / result.seconds : 0.0)
-      << " calls/s), backend runs " << totals.cases << ", skipped " << totals.skipped
-      << ", mismatching calls " << result.mismatches
-      << (result.expected_failures > 0
-              ? " (+" + std::to_string(result.expected_failures) + " expected failures)"
-              : std::string())
-      << ", findings " << result.findings.size()
-      << ", repros " << result.repros_written << " (" << result.repro_bytes << " bytes), seed "
-      << result.seed;
-  if (result.shard_count > 1) {
-    out << ", shard " << result.shard_index + 1 << "/" << result.shard_count;
-  }
-  out << "\n";
-  for (const CampaignFinding& f : result.findings) {
-    if (!f.expected_by.empty()) {
-      out << "expected failure " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
-          << " (" << f.expected_by << ")\n";
-      continue;
+    for (const auto& [entry, use] : uses_) {
+      if (use.failures == 0 && use.passes > 0) {
+        result_.unexpected_passes.push_back(concat(entry->source, " ", entry->selector(), ": ",
+                                                   use.passes, " runs selected, none failed"));
+      }
     }
-    out << "finding " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
-        << (f.repro_dir.empty()
-                ? ", no repro written (repro bound reached)"
-                : ", repro " + f.repro_dir + " (" + std::to_string(f.shrunk_elements) +
-                      " input elements, drawn with " + std::to_string(f.original_elements) + ")")
-        << (f.duplicate_repros > 0
-                ? ", " + std::to_string(f.duplicate_repros) + " more shrunk to a saved call"
-                : std::string())
-        << "\n";
-    // The exact call (the repro's, shrunk), replayable with `cvmcheck run --call '...'`.
-    out << "  call: "
-        << (f.descriptor.empty() ? "(no descriptor: " + f.descriptor_note + ")"
-            : f.descriptor.size() > kTableDescriptorChars
-                ? "(" + std::to_string(f.descriptor.size()) +
-                      " characters: in campaign.json and the repro's __REPRO --call line)"
-                : "'" + f.descriptor + "'")
-        << "\n";
+    result_.stale_expectations = stale_entries(options_.expected, uses_);
+    result_.seconds = since(start_);
+    const Usage usage_end = usage_now();
+    result_.minor_faults = usage_end.minor_faults - usage_start.minor_faults;
+    result_.major_faults = usage_end.major_faults - usage_start.major_faults;
+    result_.cpu_seconds = usage_end.cpu_seconds - usage_start.cpu_seconds;
+    double measured = draw_seconds_ + reference_seconds_ + compare_seconds_;
+    result_.phase_seconds["draw"] = draw_seconds_;
+    result_.phase_seconds["backend:reference"] = reference_seconds_;
+    for (size_t k = 0; k < compared_.size(); ++k) {
+      result_.phase_seconds["backend:" + compared_[k]] += backend_seconds_[k];
+      measured += backend_seconds_[k];
+    }
+    result_.phase_seconds["compare"] = compare_seconds_;
+    result_.phase_seconds["bookkeeping"] = std::max(0.0, result_.seconds - measured);
   }
-  for (const std::string& line : result.unexpected_passes) out << "unexpected pass: " << line << "\n";
-  for (const std::string& line : result.stale_expectations) out << line << "\n";
-  for (const auto& [backend, why] : result.nothing_compared) {
-    out << "nothing compared for backend " << backend << ": " << why << "\n";
-  }
-  for (const auto& [backend, reason] : result.skip_reasons) {
-    out << "skipped backend " << backend << ": " << reason << "\n";
-  }
-  if (result.generator_failures > 0) {
-    out << "generator draws abandoned: " << result.generator_failures << "\n";
-  }
-  return out.str();
-}
 
-std::string campaign_json(const CampaignResult& result) {
-  nlohmann::json json;
-  json["seed"] = result.seed;
-  json["shard"] = std::to_string(result.shard_index + 1) + "/" + std::to_string(result.shard_count);
-  json["seconds"] = result.seconds;
-  json["calls"] = result.calls;
-  json["mismatching_calls"] = result.mismatches;
-  json["expected_failures"] = result.expected_failures;
-  json["unexpected_passes"] = result.unexpected_passes;
-  json["stale_expectations"] = result.stale_expectations;
-  json["repros_written"] = result.repros_written;
-  json["repro_bytes"] = result.repro_bytes;
-  json["nothing_compared"] = result.nothing_compared;
-  json["generator_failures"] = result.generator_failures;
-  json["backends"] = result.backends;
-  json["skipped_backends"] = result.skip_reasons;
-  json["phase_seconds"] = result.phase_seconds;
-  json["page_faults"] = {{"minor", result.minor_faults}, {"major", result.major_faults}};
-  json["cpu_seconds"] = result.cpu_seconds;
-  for (const auto& [op, row] : result.table) {
-    for (const auto& [backend, c] : row) {
-      json["table"][op][backend] = {{"cases", c.cases},           {"ok", c.ok},
-                                    {"logic_error", c.logic_error}, {"runtime_error", c.runtime_error},
-                                    {"mismatches", c.mismatches}, {"skipped", c.skipped}};
-    }
-    const auto it = result.op_seconds.find(op);
-    json["op_seconds"][op] = it == result.op_seconds.end() ? 0.0 : it->second;
-  }
-  json["findings"] = nlohmann::json::array();
-  for (const CampaignFinding& f : result.findings) {
-    json["findings"].push_back({{"op", f.op},
-                                {"backend", f.backend},
-                                {"rule", f.rule},
-                                {"case_seed", f.case_seed},
-                                {"signature", f.key},
-                                {"calls", f.calls},
-                                {"repro_dir", f.repro_dir},
-                                {"repro_dirs", f.repro_dirs},
-                                {"drawn_input_elements", f.original_elements},
-                                {"repro_input_elements", f.shrunk_elements},
-                                {"expected_by", f.expected_by},
-                                {"first_index", f.first_index},
-                                {"descriptor", f.descriptor},
-                                {"descriptor_note", f.descriptor_note},
-                                {"duplicate_repros", f.duplicate_repros},
-                                {"report", f.summary}});
-  }
-  return json.dump(2) + "\n";
-}
-
-namespace {
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default:
-        // Control characters other than tab/newline are not allowed in XML 1.0.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
+  const Registry& registry_;
+  const CampaignOptions& options_;
+  CampaignResult result_;
+  std::vector<const OpInfo*> ops_;
+  std::vector<std::string> compared_;  // result_.backends less the reference
+  std::map<std::string, size_t> finding_index_;  // signature -> its place in findings
+  // Per finding, the exact descriptors of the calls its repros hold: a shrunk call already saved
+  // is the same call (the descriptor names it exactly), so it is not written again.
+  std::map<size_t, std::set<std::string>> saved_calls_;
+  std::map<const ExpectationEntry*, EntryUse> uses_;
+  // The profile's phases (CampaignResult::phase_seconds), summed per call; each compared
+  // backend's run time by its place in `compared_` (the diff engine returns the runs in order).
+  double draw_seconds_ = 0, reference_seconds_ = 0, compare_seconds_ = 0;
+  std::vector<double> backend_seconds_;
+  Clock::time_point start_;
+};
 
 }  // namespace
 
-std::string campaign_junit(const CampaignResult& result) {
-  int64_t tests = 0, failures = 0, skipped = 0;
-  std::ostringstream cases;
-  for (const auto& [op, row] : result.table) {
-    for (const std::string& backend : result.backends) {
-      const CampaignCell& c = row.at(backend);
-      ++tests;
-      cases << "  <testcase classname=\"cvmcheck." << xml_escape(op) << "\" name=\""
-            << xml_escape(backend) << "\">";
-      if (c.mismatches > 0) {
-        ++failures;
-        std::string details;
-        for (const CampaignFinding& f : result.findings) {
-          if (f.op == op && f.backend == backend) details += f.summary + "\n";
-        }
-        cases << "<failure message=\"" << c.mismatches << " mismatching calls of " << c.cases
-              << "\">" << xml_escape(details) << "</failure>";
-      } else if (c.cases == 0) {
-        ++skipped;
-        const auto reason = result.skip_reasons.find(backend);
-        cases << "<skipped message=\""
-              << xml_escape(reason != result.skip_reasons.end() ? reason->second
-                                                               : "not implemented or no calls")
-              << "\"/>";
-      }
-      cases << "</testcase>\n";
-    }
-  }
-  for (const auto& [backend, why] : result.nothing_compared) {
-    ++tests;
-    ++failures;
-    cases << "  <testcase classname=\"cvmcheck.nothing_compared\" name=\"" << xml_escape(backend)
-          << "\"><failure message=\"nothing compared: " << xml_escape(why) << "\"/></testcase>\n";
-  }
-  std::ostringstream out;
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<testsuite name=\"cvmcheck-campaign\" tests=\"" << tests << "\" failures=\"" << failures
-      << "\" skipped=\"" << skipped << "\" time=\"" << result.seconds << "\">\n"
-      << cases.str() << "</testsuite>\n";
-  return out.str();
+CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
+                            const CampaignProgress& progress, double progress_interval) {
+  return CampaignRun(registry, options).run(progress, progress_interval);
 }
 
 }  // namespace cvm

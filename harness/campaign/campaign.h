@@ -117,9 +117,4 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
 // The seed of call number `index` of a campaign with `seed` (splitmix64).
 uint64_t case_seed(uint64_t seed, uint64_t index);
 
-// Reports: a fixed-width table; JSON; JUnit XML (one testcase per operator x backend).
-std::string campaign_table(const CampaignResult& result);
-std::string campaign_json(const CampaignResult& result);
-std::string campaign_junit(const CampaignResult& result);
-
 }  // namespace cvm

@@ -1,4 +1,5 @@
 #include "harness/campaign/campaign_jobs.h"
+#include "harness/campaign/campaign_report.h"
 
 #include <algorithm>
 #include <cstdlib>

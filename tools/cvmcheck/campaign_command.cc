@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "exec_options.h"
 #include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_report.h"
 #include "harness/campaign/campaign_jobs.h"
 #include "harness/campaign/campaign_profile.h"
 #include "harness/engine/diff.h"
