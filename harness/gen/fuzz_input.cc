@@ -112,6 +112,12 @@ const FuzzTarget* find_fuzz_target(const std::string& name) {
   return nullptr;
 }
 
+const FuzzTarget& fuzz_target_named(const std::string& name) {
+  const FuzzTarget* target = find_fuzz_target(name);
+  if (target == nullptr) throw std::invalid_argument("unknown fuzz target '" + name + "'");
+  return *target;
+}
+
 std::optional<Call> decode_fuzz_input(const FuzzTarget& target, const uint8_t* data, size_t size) {
   if (target.names.empty()) return std::nullopt;
   Reader in(data, size);

@@ -43,6 +43,8 @@ struct FuzzTarget {
 // The targets: "all" and one per family. The names include aliases, and "all" one unknown name.
 const std::vector<FuzzTarget>& fuzz_targets();
 const FuzzTarget* find_fuzz_target(const std::string& name);
+// The target `name`; std::invalid_argument naming it when there is none (a command's option).
+const FuzzTarget& fuzz_target_named(const std::string& name);
 
 // nullopt when the bytes describe no call worth running (over the bounds, or a generator that
 // gave up). Never throws for any input.
