@@ -1,4 +1,4 @@
-// The direct formulas of the quantized operators (seed 004), as naive int64 loops, and the
+// The direct formulas of the quantized operators (the MRT formalization, docs/glossary.md), as naive int64 loops, and the
 // identity catalogue. Channel-wise results are merged lazily here too: Ye = sum_i m_i Yei for
 // conv2d/dense, Ye[:, i] = m_i Yei for pad/relu/max_pool2d.
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The expansions of seed 004, step by step as the seed writes them, each step one registered
+// The expansions of the MRT formalization (docs/glossary.md), step by step as it writes them, each step one registered
 // operator called through the registry on the chosen backend. Constants written "C" in the seed
 // are parameters folded at rewrite time (they depend only on weights and zero points), so they
 // are computed here and enter the graph as constant tensors.

@@ -1,4 +1,4 @@
-// The MRT expansion identities (seed 004, docs/mrt.md): for each operator and input scheme,
+// The MRT expansion identities (the MRT formalization, docs/mrt.md): for each operator and input scheme,
 //   (a) the direct formula of the quantized operator, as naive loops in int64, and
 //   (b) the expansion exactly as the seed writes it, a graph of registered operators run
 //       through the registry on a chosen backend,

@@ -1,4 +1,4 @@
-// MRT quantization (seed 004, docs/mrt.md): quantized-buffer definitions (symmetric and
+// MRT quantization (the MRT formalization, docs/mrt.md): quantized-buffer definitions (symmetric and
 // zero-point, layer-wise and channel-wise), the quantization process, and the channel lazy
 // split and merge. Scales are computed in double from real data, as the seed's tables say;
 // everything after that is integer.

@@ -1,7 +1,8 @@
 // The fast value generator: a generated tensor's values come from one RapidCheck draw (a 64-bit
 // seed) expanded by splitmix64, with the same edge bias as gen::value, instead of one RapidCheck
 // draw per element (each a split of its Random plus a Threefish block, and a shrink tree node:
-// about 40 us of every campaign call's 117 us). The shrink tree is built lazily from the values:
+// the largest share of a campaign call's time, docs/performance.md). The shrink tree is built
+// lazily from the values:
 // all zero, zeroed halves, quarters ... pairs, then each element towards 0, so a finding still
 // shrinks to few non-zero values. docs/architecture.md, "How a generated call becomes a verdict".
 #pragma once

@@ -97,7 +97,8 @@ struct Writer {
 }  // namespace
 
 GoldenSummary generate_golden(const Registry& registry, const GoldenOptions& options) {
-  // Published fixtures keep their bytes: values drawn per element, as before the fast fill.
+  // Values drawn per element through RapidCheck, not by the fast fill (value_fill.h): the
+  // published fixtures' bytes and names depend on that draw, and must stay reproducible.
   const gen::ScopedPerElementValues frozen_values;
   const fs::path root(options.out);
   std::error_code ec;

@@ -16,7 +16,7 @@ namespace cvm {
 
 inline constexpr const char* kGoldenFormat = "cvmcheck-golden";
 inline constexpr int kGoldenFormatVersion = 1;
-// The contract the fixtures encode (shared/SEMANTICS.md as carried into docs/contract.md).
+// The contract the fixtures encode (docs/contract.md).
 inline constexpr const char* kContractVersion = "cvm-contract-1.0";
 
 // A case whose input files together exceed this is left out (and listed in the manifest's

@@ -64,7 +64,7 @@ int default_jobs();
 // Why calls on `backends` must stay in one process ("" when they need not): an available backend
 // that is not Backend::fork_safe, e.g. `cuda`, whose runtime the parent initialized when it
 // looked for a device and which a forked child cannot use. campaign, golden verify and mrt then
-// run one job and say so (untested on a GPU so far: no device was lent).
+// run one job and say so (docs/cuda.md, "What is tested without a GPU").
 std::string one_process_reason(const Registry& registry, const std::vector<std::string>& backends);
 
 }  // namespace cvm

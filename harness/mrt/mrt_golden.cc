@@ -58,7 +58,8 @@ uint64_t identity_seed(uint64_t seed, const std::string& identity) {
 }
 
 MrtGoldenSummary generate_mrt_golden(const Registry& registry, const MrtGoldenOptions& options) {
-  // Published fixtures keep their bytes: values drawn per element, as before the fast fill.
+  // Values drawn per element through RapidCheck, not by the fast fill (value_fill.h): the
+  // published fixtures' bytes and names depend on that draw, and must stay reproducible.
   const gen::ScopedPerElementValues frozen_values;
   const fs::path root(options.out);
   std::error_code ec;

@@ -1,4 +1,4 @@
-// MRT expansion identities (seed 004, docs/mrt.md): for random integer buffers, zero-point
+// MRT expansion identities (the MRT formalization, docs/mrt.md): for random integer buffers, zero-point
 // offsets, merge multipliers and shapes, the expansion built from registered operators equals
 // the direct formula exactly, on the reference and on every other backend that implements
 // the operators involved (a backend that cannot run it is reported as skipped, with why).

@@ -1,4 +1,4 @@
-// MRT quantization (seed 004, docs/mrt.md): scales and zero points follow the seed's tables,
+// MRT quantization (the MRT formalization, docs/mrt.md): scales and zero points follow its tables,
 // quantize-then-dequantize stays within half a step, channel-wise parameters are the
 // layer-wise ones of each channel, the lazy merge takes the largest scale, and the zero-point
 // sign of the expansions (decision Z1) gives sc * Yr on real data. Planted bugs prove the

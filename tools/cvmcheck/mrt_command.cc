@@ -1,4 +1,4 @@
-// cvmcheck mrt: checks every MRT expansion identity (seed 004, docs/mrt.md) for N random cases
+// cvmcheck mrt: checks every MRT expansion identity (the MRT formalization, docs/mrt.md) for N random cases
 // or a time budget on the chosen backends and prints a table (identity, backend, cases,
 // mismatches); exit status 1 on any mismatch. --write-golden DIR writes the MRT fixtures.
 #include <algorithm>
@@ -38,7 +38,7 @@ Action add_mrt_command(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
-      "mrt", "Check the MRT quantization expansions (seed 004) against their direct formulas");
+      "mrt", "Check the MRT quantization expansions (the MRT formalization) against their direct formulas");
   sub->add_option("--cases", o->cases, "Random cases per identity (default 200)")
       ->check(CLI::Range(int64_t{1}, int64_t{100000000}));
   sub->add_option("--seconds", o->seconds,

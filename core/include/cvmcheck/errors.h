@@ -58,7 +58,7 @@ template <typename... Parts>
 
 // VERIFY: a condition on the operator's inputs or attributes (LogicError).
 // CHECK:  an internal invariant of an implementation (RuntimeError).
-// Named after seed 003's macros; functions rather than macros so the message parts are only
+// Named after the architecture notes' macros (docs/glossary.md); functions rather than macros so the message parts are only
 // formatted on failure.
 template <typename... Parts>
 inline void verify(bool condition, const Parts&... parts) {
