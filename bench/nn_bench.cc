@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/registry.h"
 #include "onednn_peer.h"
 #include "optimized/kernels.h"

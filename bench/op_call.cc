@@ -2,7 +2,7 @@
 
 #include <omp.h>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/compare.h"
 #include "cvmcheck/precision.h"
 #include "optimized/kernels.h"

@@ -8,8 +8,8 @@
 #include <functional>
 #include <map>
 
-#include "backends/registry.h"
-#include "harness/generators.h"
+#include "registry/registry.h"
+#include "harness/gen/generators.h"
 #include "op_call.h"
 
 namespace cvm::bench {

@@ -14,6 +14,6 @@ args=("$@")
 status=0
 build/bin/cvmcheck campaign "${args[@]}" || status=$?
 echo
-echo "== MRT expansions (seed 004) against their direct formulas"
+echo "== MRT expansions (the MRT formalization) against their direct formulas"
 build/bin/cvmcheck mrt --seconds "${MRT_SECONDS:-10}" --backend all || status=1
 exit "$status"

@@ -1,9 +1,10 @@
-# The include check (run by the build, cmake/layers.cmake): every #include "..." of a layer's
-# sources and headers must name a header of the same layer or of a layer below it, by its path
-# from an include root (include/, and each layer's INCLUDE_DIR such as workers/include/), from the
-# source root, or beside the including file. A `../` include is rejected
-# outright: it hides the layer it reaches into. Inputs: SOURCE_DIR, TABLE (the generated layer
-# table), STAMP (touched when clean).
+# The include check (run by the build, cmake/layers.cmake): every #include "..." and #include <...>
+# of a layer's sources and headers that names one of our files (by its path from an include root:
+# each layer's INCLUDE_DIR such as core/include/ and workers/include/; from the source root; or,
+# for the quoted form, beside the including file) must name a header of the same layer or of a
+# layer below it; a header must name only a layer its own layer exposes (links PUBLIC). A `../`
+# include is rejected outright: it hides the layer it reaches into. Inputs: SOURCE_DIR, TABLE
+# (the generated layer table), STAMP (touched when clean).
 cmake_minimum_required(VERSION 3.25)  # policies (IN_LIST)
 include(${TABLE})
 
@@ -27,21 +28,29 @@ endfunction()
 set(errors "")
 foreach(layer IN LISTS LAYERS)
   foreach(file IN LISTS LAYER_${layer}_FILES)
-    file(STRINGS ${SOURCE_DIR}/${file} includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"[^\"]+\"")
+    file(STRINGS ${SOURCE_DIR}/${file} includes
+         REGEX "^[ \t]*#[ \t]*include[ \t]*(\"[^\"]+\"|<[^>]+>)")
     get_filename_component(dir ${file} DIRECTORY)
+    set(is_header FALSE)
+    if(file MATCHES "\\.(h|hpp|cuh)$")
+      set(is_header TRUE)
+    endif()
     foreach(line IN LISTS includes)
-      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\".*" "\\1" header "${line}")
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[\"<]([^\">]+)[\">].*" "\\1" header "${line}")
+      set(candidates "")
+      if(line MATCHES "include[ \t]*\"")
+        set(candidates ${dir}/${header})  # only the quoted form searches beside the file
+      endif()
       set(problem "")
       if(header MATCHES "(^|/)\\.\\.(/|$)")
         set(problem "a ../ include escapes the include roots; name the header from the source root")
       else()
         set(target "")
-        set(candidates ${dir}/${header})
         foreach(root IN LISTS INCLUDE_ROOTS)
           list(APPEND candidates ${root}/${header})
         endforeach()
         foreach(candidate ${candidates} ${header})
-          if(EXISTS ${SOURCE_DIR}/${candidate})
+          if(EXISTS ${SOURCE_DIR}/${candidate} AND NOT IS_DIRECTORY ${SOURCE_DIR}/${candidate})
             set(target ${candidate})
             break()
           endif()
@@ -59,11 +68,16 @@ foreach(layer IN LISTS LAYERS)
           endif()
           string(CONCAT problem "layer '${layer}' may not include layer '${owner}' (${target}); "
                         "${layer} builds on: ${allowed}")
+        elseif(is_header AND NOT owner STREQUAL layer AND NOT owner IN_LIST LAYER_${layer}_EXPOSED)
+          string(CONCAT problem "a header of layer '${layer}' includes layer '${owner}' (${target}), "
+                        "which ${layer} links PRIVATE: add ${owner} to its EXPOSES, or move the "
+                        "include into a source file")
         endif()
       endif()
       if(NOT problem STREQUAL "")
         line_number(${file} "${line}" n)
-        string(APPEND errors "  ${file}:${n}: #include \"${header}\": ${problem}\n")
+        string(STRIP "${line}" shown)
+        string(APPEND errors "  ${file}:${n}: ${shown}: ${problem}\n")
       endif()
     endforeach()
   endforeach()

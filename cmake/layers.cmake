@@ -1,19 +1,22 @@
 # One static library per layer (docs/architecture.md), declared bottom-up with
 #   cvmcheck_layer(NAME FILES globs... [EXCLUDE globs...] [SKIP files...] [DEPENDS layers...]
-#                  [INCLUDE_DIR dir])
+#                  [EXPOSES layers...] [INCLUDE_DIR dir])
 # FILES (less EXCLUDE) are the layer's sources and headers: all are include-checked, and its
 # .cc (and, with CVMCHECK_CUDA, .cu) files not in SKIP are compiled into cvmcheck_NAME (a layer
 # of headers only is an INTERFACE library). DEPENDS names layers declared before it, so the link
 # graph is a DAG by construction; the same list is what the include check allows (with
-# everything below those layers). INCLUDE_DIR is a folder its users name its headers from (as
-# `include/` is for the core): it becomes a usage requirement of the library and an include
+# everything below those layers). DEPENDS are linked PRIVATE, except the layers in EXPOSES (a
+# subset of DEPENDS): those the layer's own headers include, linked PUBLIC so that its users can
+# compile them; the include check fails the build on a header including a layer it does not
+# expose. INCLUDE_DIR is a folder its users name its headers from (as
+# `core/include/` is for the core): it becomes a usage requirement of the library and an include
 # root of the check. cvmcheck_layer_check() then adds the check to the build.
 
 set_property(GLOBAL PROPERTY CVMCHECK_LAYERS "")
-set_property(GLOBAL PROPERTY CVMCHECK_INCLUDE_ROOTS include)
+set_property(GLOBAL PROPERTY CVMCHECK_INCLUDE_ROOTS "")
 
 function(cvmcheck_layer name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "INCLUDE_DIR" "FILES;EXCLUDE;SKIP;DEPENDS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "INCLUDE_DIR" "FILES;EXCLUDE;SKIP;DEPENDS;EXPOSES")
   get_property(declared GLOBAL PROPERTY CVMCHECK_LAYERS)
   set(below "")
   foreach(dep IN LISTS arg_DEPENDS)
@@ -24,6 +27,16 @@ function(cvmcheck_layer name)
     list(APPEND below ${dep} ${dep_below})
   endforeach()
   list(REMOVE_DUPLICATES below)
+  # What a user of this layer may reach through its headers: the exposed layers and theirs.
+  set(exposed "")
+  foreach(dep IN LISTS arg_EXPOSES)
+    if(NOT dep IN_LIST arg_DEPENDS)
+      message(FATAL_ERROR "layer ${name}: EXPOSES ${dep}, which is not in its DEPENDS")
+    endif()
+    get_property(dep_exposed GLOBAL PROPERTY CVMCHECK_LAYER_${dep}_EXPOSED)
+    list(APPEND exposed ${dep} ${dep_exposed})
+  endforeach()
+  list(REMOVE_DUPLICATES exposed)
 
   file(GLOB files CONFIGURE_DEPENDS RELATIVE ${CMAKE_SOURCE_DIR} ${arg_FILES})
   if(arg_EXCLUDE)
@@ -39,15 +52,21 @@ function(cvmcheck_layer name)
   if(arg_SKIP)
     list(REMOVE_ITEM sources ${arg_SKIP})
   endif()
-  list(TRANSFORM arg_DEPENDS PREPEND cvmcheck_ OUTPUT_VARIABLE dep_targets)
+  set(hidden ${arg_DEPENDS})
+  if(arg_EXPOSES)
+    list(REMOVE_ITEM hidden ${arg_EXPOSES})
+  endif()
+  list(TRANSFORM arg_EXPOSES PREPEND cvmcheck_ OUTPUT_VARIABLE public_targets)
+  list(TRANSFORM hidden PREPEND cvmcheck_ OUTPUT_VARIABLE private_targets)
   if(sources)
     add_library(cvmcheck_${name} STATIC ${sources})
     set(usage PUBLIC)
+    target_link_libraries(cvmcheck_${name} PUBLIC ${public_targets} PRIVATE ${private_targets})
   else()
     add_library(cvmcheck_${name} INTERFACE)
     set(usage INTERFACE)
+    target_link_libraries(cvmcheck_${name} INTERFACE ${public_targets} ${private_targets})
   endif()
-  target_link_libraries(cvmcheck_${name} ${usage} ${dep_targets})
   if(arg_INCLUDE_DIR)
     target_include_directories(cvmcheck_${name} ${usage} ${CMAKE_SOURCE_DIR}/${arg_INCLUDE_DIR})
     set_property(GLOBAL APPEND PROPERTY CVMCHECK_INCLUDE_ROOTS ${arg_INCLUDE_DIR})
@@ -55,6 +74,7 @@ function(cvmcheck_layer name)
 
   set_property(GLOBAL APPEND PROPERTY CVMCHECK_LAYERS ${name})
   set_property(GLOBAL PROPERTY CVMCHECK_LAYER_${name}_BELOW ${below})
+  set_property(GLOBAL PROPERTY CVMCHECK_LAYER_${name}_EXPOSED ${exposed})
   set_property(GLOBAL PROPERTY CVMCHECK_LAYER_${name}_FILES ${files})
 endfunction()
 
@@ -67,8 +87,10 @@ function(cvmcheck_layer_check)
   set(all_files "")
   foreach(layer IN LISTS layers)
     get_property(below GLOBAL PROPERTY CVMCHECK_LAYER_${layer}_BELOW)
+    get_property(exposed GLOBAL PROPERTY CVMCHECK_LAYER_${layer}_EXPOSED)
     get_property(files GLOBAL PROPERTY CVMCHECK_LAYER_${layer}_FILES)
-    string(APPEND table "set(LAYER_${layer}_BELOW ${below})\nset(LAYER_${layer}_FILES ${files})\n")
+    string(APPEND table "set(LAYER_${layer}_BELOW ${below})\nset(LAYER_${layer}_EXPOSED ${exposed})\n"
+                        "set(LAYER_${layer}_FILES ${files})\n")
     list(APPEND all_files ${files})
   endforeach()
   set(table_file ${CMAKE_BINARY_DIR}/cvmcheck_layers.cmake)

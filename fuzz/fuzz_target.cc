@@ -1,5 +1,5 @@
 // One libFuzzer target; CMake builds it once per target name (CVMCHECK_FUZZ_TARGET: "all" or a
-// family). The bytes decode into one operator call (harness/fuzz_input.h), which runs through
+// family). The bytes decode into one operator call (harness/gen/fuzz_input.h), which runs through
 // the diff engine on every backend. A disagreement, a runtime_error from the reference, or (for
 // generator-mode inputs) a wrong class on the reference aborts, so libFuzzer saves the input;
 // `cvmcheck repro INPUT --target NAME --out DIR` turns it into a case directory.
@@ -11,10 +11,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "backends/registry.h"
-#include "harness/exec_backend.h"
-#include "harness/fuzz_input.h"
-#include "harness/worker_client.h"
+#include "registry/registry.h"
+#include "harness/workers/exec_backend.h"
+#include "harness/gen/fuzz_input.h"
+#include "harness/workers/worker_client.h"
 #include "optimized/kernels.h"
 
 #ifndef CVMCHECK_FUZZ_TARGET

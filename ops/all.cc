@@ -1,10 +1,12 @@
+#include "cvmcheck/op_list.h"
 #include "schema.h"
 
 namespace cvm::ops {
 
 void add_all_ops(Registry& registry) {
-  for (auto family : {reduce_ops, broadcast_ops, elementwise_ops, nn_ops, transform_shape_ops,
-                      transform_index_ops, vision_ops, ov_ops}) {
+#define CVMCHECK_FAMILY_RECORDS(family) family##_ops,
+  for (auto family : {CVMCHECK_FAMILIES(CVMCHECK_FAMILY_RECORDS)}) {
+#undef CVMCHECK_FAMILY_RECORDS
     for (OpInfo& op : family()) registry.add_op(std::move(op));
   }
 }

@@ -54,7 +54,7 @@ void append_errors(OpInfo& op, bool output_precision_grows = false) {
 std::vector<OpInfo> broadcast_ops() {
   OpInfo add = broadcast_op("broadcast_add");
   add.examples = {
-      // Seed 000's example: x (2,3) of ones, y = [[0],[1]]; precision max(8, 8) + 1.
+      // Formalization v1's example (docs/glossary.md): x (2,3) of ones, y = [[0],[1]]; precision max(8, 8) + 1.
       ok("seed_example", "{}", {T({2, 3}, {1, 1, 1, 1, 1, 1}, 8), T({2, 1}, {0, 1}, 8)},
          {T({2, 3}, {1, 1, 1, 2, 2, 2}, 9)}),
       ok("lower_rank_second", "{}", {T({2, 3}, {1, 2, 3, 4, 5, 6}, 4), T({3}, {10, -20, 30}, 6)},
@@ -81,7 +81,7 @@ std::vector<OpInfo> broadcast_ops() {
   sub.examples = {
       ok("lower_rank_second", "{}", {T({2, 3}, {1, 2, 3, 4, 5, 6}, 4), T({3}, {1, 1, 10}, 5)},
          {T({2, 3}, {0, 1, -7, 3, 4, -4}, 6)}),
-      // The minuend may have the lower rank (seed 001).
+      // The minuend may have the lower rank (formalization v2).
       ok("lower_rank_first", "{}", {T({3}, {10, 20, 30}, 6), T({2, 3}, {1, 2, 3, 4, 5, 6}, 4)},
          {T({2, 3}, {9, 18, 27, 6, 15, 24}, 7)}),
       ok("both_operands_broadcast", "{}", {T({2, 1}, {5, -5}, 4), T({1, 2}, {1, 7}, 4)},

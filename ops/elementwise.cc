@@ -82,7 +82,7 @@ std::vector<OpInfo> elementwise_ops() {
 
   OpInfo precision = elementwise_op("cvm_precision", 1, {});
   precision.examples = {
-      // Seed 001: 0 takes 1 bit, 1 takes 1, 2 and 3 take 2, ...; negatives by magnitude.
+      // Formalization v2 (docs/glossary.md): 0 takes 1 bit, 1 takes 1, 2 and 3 take 2, ...; negatives by magnitude.
       ok("bits_of_small_values", "{}", {T({9}, {0, 1, 2, 3, 4, 7, 8, -1, -8}, 5)},
          {T({9}, {1, 1, 2, 2, 3, 3, 4, 1, 4}, 6)}),
       ok("precision_32_extremes", "{}",

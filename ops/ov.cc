@@ -1,5 +1,5 @@
 // Records of the ov family: ov_strided_slice (OpenVINO StridedSlice-1; contract: docs/ops/ov.md).
-// The seed's eight examples (seed 002, corrected as SEMANTICS.md section 3 says) come first; the
+// The seed's eight examples (the StridedSlice-1 spec, docs/glossary.md, with the ruling's corrections) come first; the
 // ones whose inputs break the tensor limits are replaced by reduced analogues with the same masks.
 #include <cstdint>
 
@@ -226,7 +226,7 @@ std::vector<Example> rule_breaking_examples() {
       bad("stride_length_mismatch", R"J({"begin": "(0, 0)", "end": "(1, 1)", "stride": "(1,)"})J",
           {x}),
       bad("stride_zero", R"J({"begin": "(0, 0)", "end": "(2, 3)", "stride": "(1, 0)"})J", {x}),
-      // Seed 002: the stride input contains no zeros, even where a step ignores it.
+      // The StridedSlice-1 spec: the stride input contains no zeros, even where a step ignores it.
       bad("stride_zero_on_new_axis_step",
           R"J({"begin": "(0, 0, 0)", "end": "(2, 0, 3)", "stride": "(1, 0, 1)",
                "new_axis_mask": "(0, 1, 0)"})J",

@@ -1,6 +1,6 @@
 // Every operator record, without backends: for code below the top layer (the harness's
 // generator table and fuzz input format) that needs the records but must not depend on the
-// backends (backends/registry.h assembles those).
+// backends (registry/registry.h assembles those).
 #pragma once
 
 #include "cvmcheck/registry.h"

@@ -35,7 +35,7 @@ std::vector<Example> reduce_errors() {
 
 std::vector<OpInfo> reduce_ops() {
   OpInfo sum{"sum", "reduce", {}, 1, 1, reduce_attrs(), {}};
-  // Seed 000's worked example: X = [[1,2,3],[4,5,6]] (p 8), axis 1 -> [6, 15], p 8 + bitlen(3).
+  // Formalization v1's worked example (docs/glossary.md): X = [[1,2,3],[4,5,6]] (p 8), axis 1 -> [6, 15], p 8 + bitlen(3).
   sum.examples = {
       ok("seed_example_axis_1", R"J({"axis": "(1,)"})J", {T({2, 3}, {1, 2, 3, 4, 5, 6}, 8)},
          {T({2}, {6, 15}, 10)}),

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cvmcheck/op_list.h"
 #include "cvmcheck/registry.h"
 
 namespace cvm::ops {
@@ -43,15 +44,12 @@ inline Example bad(std::string name, std::string attrs_json, std::vector<Example
   return {std::move(name), std::move(attrs_json), std::move(inputs), OutcomeKind::kLogicError, {}};
 }
 
-// Records of each family (ops/<family>.cc).
-std::vector<OpInfo> reduce_ops();
-std::vector<OpInfo> broadcast_ops();
-std::vector<OpInfo> elementwise_ops();
-std::vector<OpInfo> nn_ops();
-std::vector<OpInfo> transform_shape_ops();
-std::vector<OpInfo> transform_index_ops();
-std::vector<OpInfo> vision_ops();
-std::vector<OpInfo> ov_ops();
+// Records of each family (ops/<family>.cc). These functions, and the example lists they call,
+// run to a few hundred lines: each is a list of data (schemas, worked and negative examples)
+// read top to bottom, and splitting it would only scatter one operator's examples.
+#define CVMCHECK_FAMILY_RECORDS(family) std::vector<OpInfo> family##_ops();
+CVMCHECK_FAMILIES(CVMCHECK_FAMILY_RECORDS)
+#undef CVMCHECK_FAMILY_RECORDS
 
 // Adds every record above to `registry`.
 void add_all_ops(Registry& registry);

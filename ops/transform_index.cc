@@ -49,7 +49,7 @@ OpInfo strided_slice_record() {
          {x34}, {T({2, 3}, {4, 7, 10, 5, 8, 11}, 8)}),
       ok("runtime_doc_example_default_stride", R"J({"begin": "(0, 0)", "end": "(2, 2)"})J",
          {T({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}, 8)}, {T({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}, 8)}),
-      // Default end is the full extent (seed 001), so no attributes copy the input.
+      // Default end is the full extent (formalization v2, docs/glossary.md), so no attributes copy the input.
       ok("defaults_copy_everything", "{}", {x23()}, {T({2, 3}, {1, 2, 3, 4, 5, 6}, 8)}),
       ok("omitted_trailing_entries", R"J({"begin": "(1,)"})J",
          {T({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}, 8)}, {T({1, 2, 2}, {5, 6, 7, 8}, 8)}),

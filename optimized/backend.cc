@@ -42,8 +42,9 @@ int threads_for(int64_t work) { return work >= g_work_threshold ? threads() : 1;
 Backend make_backend() {
   Backend backend;
   backend.name = "optimized";
-  for (auto add : {add_reduce, add_broadcast, add_elementwise, add_nn, add_transform_shape,
-                   add_transform_index, add_vision, add_ov}) {
+#define CVMCHECK_FAMILY_KERNELS(family) add_##family,
+  for (auto add : {CVMCHECK_FAMILIES(CVMCHECK_FAMILY_KERNELS)}) {
+#undef CVMCHECK_FAMILY_KERNELS
     add(backend);
   }
   return backend;

@@ -44,7 +44,7 @@ std::vector<Tensor> negative_kernel(const OpContext& ctx) {
                [](int32_t v) { return static_cast<int32_t>(0u - static_cast<uint32_t>(v)); });
 }
 
-std::vector<Tensor> precision_kernel(const OpContext& ctx) {
+std::vector<Tensor> cvm_precision_kernel(const OpContext& ctx) {
   infer::validate_input_storage(ctx);
   // bitlen(|v|), with 0 -> 1: or-ing in bit 0 gives 0 and 1 the same bit length, 1.
   return unary(ctx, 6, [](int32_t v) {
@@ -68,7 +68,7 @@ std::vector<Tensor> cvm_clip_kernel(const OpContext& ctx) {
   return unary(ctx, p, [a](int32_t v) { return std::clamp(v, -a, a); });
 }
 
-std::vector<Tensor> right_shift_kernel(const OpContext& ctx) {
+std::vector<Tensor> cvm_right_shift_kernel(const OpContext& ctx) {
   infer::validate_input_storage(ctx);
   const int p = infer::precision_attr(ctx);
   const int s = infer::shift_attr(ctx, false);
@@ -81,7 +81,7 @@ std::vector<Tensor> right_shift_kernel(const OpContext& ctx) {
   });
 }
 
-std::vector<Tensor> left_shift_kernel(const OpContext& ctx) {
+std::vector<Tensor> cvm_left_shift_kernel(const OpContext& ctx) {
   infer::validate_input_storage(ctx);
   const int p = infer::precision_attr(ctx);
   const int s = infer::shift_attr(ctx, true);  // p0 + s <= 32 with p0 >= 1: s <= 31
@@ -105,7 +105,7 @@ void zip_any(const Tensor& a, const Tensor& b, Tensor& y, F f, std::array<fused:
   else seen = fused::binary(a.i32(), b.i32(), y.i32(), n, f);
 }
 
-template <bool kAdd>
+template <bool kSubtract>
 std::vector<Tensor> elemwise_kernel(const OpContext& ctx) {
   infer::validate_input_storage(ctx);
   Tensor y = infer::allocate(infer::infer_elemwise_binary(ctx));
@@ -114,7 +114,7 @@ std::vector<Tensor> elemwise_kernel(const OpContext& ctx) {
   std::array<fused::Seen, 2> seen;
   zip_any(ctx.inputs[0], ctx.inputs[1], y, [](int32_t a, int32_t b) {
     const auto ua = static_cast<uint32_t>(a), ub = static_cast<uint32_t>(b);
-    return static_cast<int32_t>(kAdd ? ua + ub : ua - ub);
+    return static_cast<int32_t>(kSubtract ? ua - ub : ua + ub);
   }, seen);
   for (size_t k = 0; k < 2; ++k) infer::check_input_values(ctx, k, seen[k].lo, seen[k].hi);
   return results(std::move(y));
@@ -125,13 +125,13 @@ std::vector<Tensor> elemwise_kernel(const OpContext& ctx) {
 void add_elementwise(Backend& backend) {
   backend.add("abs", abs_kernel);
   backend.add("negative", negative_kernel);
-  backend.add("cvm_precision", precision_kernel);
+  backend.add("cvm_precision", cvm_precision_kernel);
   backend.add("clip", clip_kernel);
   backend.add("cvm_clip", cvm_clip_kernel);
-  backend.add("cvm_right_shift", right_shift_kernel);
-  backend.add("cvm_left_shift", left_shift_kernel);
-  backend.add("elemwise_add", elemwise_kernel<true>);
-  backend.add("elemwise_sub", elemwise_kernel<false>);
+  backend.add("cvm_right_shift", cvm_right_shift_kernel);
+  backend.add("cvm_left_shift", cvm_left_shift_kernel);
+  backend.add("elemwise_add", elemwise_kernel<false>);
+  backend.add("elemwise_sub", elemwise_kernel<true>);
 }
 
 }  // namespace cvm::opt

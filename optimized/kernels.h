@@ -6,18 +6,14 @@
 #include <utility>
 #include <vector>
 
+#include "cvmcheck/op_list.h"
 #include "cvmcheck/registry.h"
 
 namespace cvm::opt {
 
-void add_reduce(Backend& backend);
-void add_broadcast(Backend& backend);
-void add_elementwise(Backend& backend);
-void add_nn(Backend& backend);
-void add_transform_shape(Backend& backend);
-void add_transform_index(Backend& backend);
-void add_vision(Backend& backend);
-void add_ov(Backend& backend);
+#define CVMCHECK_FAMILY_KERNELS(family) void add_##family(Backend& backend);
+CVMCHECK_FAMILIES(CVMCHECK_FAMILY_KERNELS)
+#undef CVMCHECK_FAMILY_KERNELS
 
 // A kernel's outputs, moved into the result. `return {y};` would copy every tensor (the
 // elements of an initializer list are const): on large outputs a whole extra pass over them.

@@ -5,8 +5,9 @@ namespace cvm::ref {
 Backend make_backend() {
   Backend backend;
   backend.name = "reference";
-  for (auto add : {add_reduce, add_broadcast, add_elementwise, add_nn, add_transform_shape,
-                   add_transform_index, add_vision, add_ov}) {
+#define CVMCHECK_FAMILY_KERNELS(family) add_##family,
+  for (auto add : {CVMCHECK_FAMILIES(CVMCHECK_FAMILY_KERNELS)}) {
+#undef CVMCHECK_FAMILY_KERNELS
     add(backend);
   }
   return backend;

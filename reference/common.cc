@@ -5,7 +5,7 @@ namespace {
 
 // True when some element lies outside [-a, a]. One plain pass per dtype that the compiler
 // vectorizes: the checks run on every input and output of every call the harness makes, so they
-// are kept fast; the loops below then find and name the first offender, as before.
+// are kept fast; only on a failure do the loops below find and name the first offender.
 template <typename T>
 bool any_outside(const T* data, int64_t n, int64_t a) {
   T lo = 0, hi = 0;  // a min/max reduction in the element type, which the compiler vectorizes

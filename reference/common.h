@@ -33,7 +33,7 @@ Kernel kernel(std::vector<Tensor> (*compute)(const OpContext&));
 
 // Every LogicError below names its rule: a bare name ("axis_out_of_range") that run_op qualifies
 // with the operator's name, or a global id (cvmcheck/rules.h). The name is the one the
-// operator's generator record gives the rule (ops/<family>_gen.cc).
+// operator's generator record gives the rule (harness/gen/<family>_gen.cc).
 
 // axis in [-n, n) -> [0, n); LogicError breaking `rule` otherwise.
 int normalize_axis(int64_t axis, int n, const std::string& what, std::string_view rule);

@@ -68,7 +68,7 @@ std::vector<Tensor> cvm_precision(const OpContext& ctx) {
   })};
 }
 
-template <bool subtract>
+template <bool kSubtract>
 std::vector<Tensor> elemwise(const OpContext& ctx) {
   const Tensor& a = ctx.inputs[0];
   const Tensor& b = ctx.inputs[1];
@@ -81,7 +81,7 @@ std::vector<Tensor> elemwise(const OpContext& ctx) {
   for (int64_t i = 0; i < a.size(); ++i) {
     const int64_t x0 = a.get(i);
     const int64_t x1 = b.get(i);
-    const int64_t v = subtract ? x0 - x1 : x0 + x1;
+    const int64_t v = kSubtract ? x0 - x1 : x0 + x1;
     check(v >= INT32_MIN && v <= INT32_MAX, "value ", v, " overflows int32");
     y.set(i, static_cast<int32_t>(v));
   }

@@ -63,7 +63,7 @@ std::vector<Tensor> tile(const OpContext& ctx) {
   for (int64_t o = 0; o < y.size(); ++o) {
     const Index kk = unravel(o, out);
     Index source(n);
-    // Every input axis wraps, the last one included (seed 001's [K-N, K-1) is a typo).
+    // Every input axis wraps, the last one included (formalization v2's [K-N, K-1) is a typo; docs/glossary.md).
     for (size_t i = 0; i < n; ++i) source[i] = kk[k - n + i] % x.shape()[i];
     y.set(o, x.get(ravel(source, x.shape())));
   }

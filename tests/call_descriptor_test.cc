@@ -1,4 +1,4 @@
-// The call descriptor (harness/call_descriptor.h, docs/call-descriptor.md): print -> parse ->
+// The call descriptor (harness/engine/call_descriptor.h, docs/call-descriptor.md): print -> parse ->
 // print is the identity and parse(print(call)) is the call, for calls drawn from every
 // operator's valid and invalid generators; malformed text is a clear LogicError, never a crash;
 // large tensors from the value generator print compactly; `cvmcheck run --call` replays a
@@ -12,17 +12,18 @@
 #include <random>
 #include <set>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
 #include "support/planted_registry.h"
-#include "harness/call_descriptor.h"
-#include "harness/fuzz_input.h"
-#include "harness/campaign.h"
-#include "harness/generators.h"
-#include "harness/planted.h"
-#include "harness/property.h"
-#include "harness/verdict.h"
+#include "harness/engine/call_descriptor.h"
+#include "harness/gen/fuzz_input.h"
+#include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_report.h"
+#include "harness/gen/generators.h"
+#include "harness/findings/planted.h"
+#include "harness/engine/property.h"
+#include "harness/engine/verdict.h"
 #include "ops/schema.h"
 #include "optimized/kernels.h"
 #include "reference/kernels.h"

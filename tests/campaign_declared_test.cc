@@ -2,9 +2,9 @@
 // before, its rows turned to "skipped" and only a backend that skipped every operator failed.
 #include <gtest/gtest.h>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/op_list.h"
-#include "harness/campaign.h"
+#include "harness/campaign/campaign.h"
 
 namespace cvm {
 namespace {

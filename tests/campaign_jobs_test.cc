@@ -8,8 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
-#include "harness/campaign_jobs.h"
+#include "registry/registry.h"
+#include "harness/campaign/campaign_jobs.h"
+#include "harness/campaign/campaign_report.h"
 
 namespace cvm {
 namespace {

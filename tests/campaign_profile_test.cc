@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "backends/registry.h"
-#include "harness/campaign_jobs.h"
-#include "harness/campaign_profile.h"
+#include "registry/registry.h"
+#include "harness/campaign/campaign_jobs.h"
+#include "harness/campaign/campaign_profile.h"
 
 namespace cvm {
 namespace {

@@ -3,9 +3,10 @@
 // different calls (disjoint call indices); a shard out of range is an error.
 #include <gtest/gtest.h>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/errors.h"
-#include "harness/campaign.h"
+#include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_report.h"
 
 namespace cvm {
 namespace {

@@ -13,10 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/op_list.h"
-#include "harness/fuzz_input.h"
-#include "harness/generators.h"
+#include "harness/gen/fuzz_input.h"
+#include "harness/gen/generators.h"
 #include "support/paths.h"
 
 namespace cvm {
@@ -55,6 +55,21 @@ TEST(Completeness, TheListHasNoDuplicatesAndKnownFamilies) {
   }
 }
 
+// core/op_list.json is what CMake, the scripts and the cvm-runtime worker's users read before
+// anything is built: it must say what the header says.
+TEST(Completeness, OpListJsonIsTheList) {
+  nlohmann::json want = {{"families", nlohmann::json::array()},
+                         {"operators", nlohmann::json::array()}};
+  for (std::string_view f : kFamilies) want["families"].push_back(std::string(f));
+  for (const ListedOp& op : kOperatorList) {
+    want["operators"].push_back({{"name", std::string(op.name)}, {"family", std::string(op.family)}});
+  }
+  const nlohmann::json have = nlohmann::json::parse(read_text(kSource / "core/op_list.json"),
+                                                    nullptr, /*allow_exceptions=*/false);
+  EXPECT_EQ(have, want) << "core/op_list.json is stale: build/bin/cvmcheck ops --list-json > "
+                           "core/op_list.json";
+}
+
 TEST(Completeness, RecordsAreExactlyTheList) {
   std::set<std::string> recorded;
   for (const OpInfo& op : registry().ops()) {
@@ -88,7 +103,7 @@ TEST(Completeness, EveryOperatorHasGeneratorsWithNamedRules) {
   for (const ListedOp& listed : kOperatorList) {
     const OpInfo& op = registry().op(std::string(listed.name));
     const OpGenerators* gens = generators_for(op);
-    ASSERT_NE(gens, nullptr) << listed.name << " has no generator record (ops/<family>_gen.cc)";
+    ASSERT_NE(gens, nullptr) << listed.name << " has no generator record (harness/gen/<family>_gen.cc)";
     EXPECT_FALSE(gens->invalid.empty()) << listed.name << " has no invalid-call generator";
     std::set<std::string> rules;
     for (const InvalidGenerator& g : gens->invalid) {

@@ -6,7 +6,7 @@
 
 #include <set>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "support/call.h"
 
 namespace cvm {

@@ -1,4 +1,4 @@
-// harness/forked_jobs.h, the generic part of --jobs: results come back in job order, counters
+// harness/jobs/forked_jobs.h, the generic part of --jobs: results come back in job order, counters
 // reach the parent, and a job that crashes or throws is an error naming it, never a hang (the
 // other jobs are stopped).
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "cvmcheck/errors.h"
-#include "harness/forked_jobs.h"
-#include "harness/worker_client.h"
+#include "harness/jobs/forked_jobs.h"
+#include "harness/workers/worker_client.h"
 #include "support/jobs.h"
 
 namespace cvm {

@@ -3,9 +3,9 @@
 // that crashes is an error naming it.
 #include <gtest/gtest.h>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/errors.h"
-#include "harness/golden_jobs.h"
+#include "harness/golden/golden_jobs.h"
 #include "support/jobs.h"
 #include "support/paths.h"
 

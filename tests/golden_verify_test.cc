@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
-#include "harness/golden.h"
+#include "registry/registry.h"
+#include "harness/golden/golden.h"
 #include "support/paths.h"
 
 namespace cvm {

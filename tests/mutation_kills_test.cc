@@ -13,7 +13,7 @@
 #include <tuple>
 #include <sstream>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/precision.h"
 #include "cvmcheck/registry.h"
 #include "optimized/cpu_features.h"

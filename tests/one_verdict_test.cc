@@ -1,4 +1,4 @@
-// One verdict (harness/verdict.h): the campaign and the properties (judge_call), the fuzz
+// One verdict (harness/engine/verdict.h): the campaign and the properties (judge_call), the fuzz
 // targets (fuzz_one on a decoded input) and golden verify / `cvmcheck run` (judge_case on a case
 // directory) must judge every call alike. Each planted bug's operator is drawn from its generator
 // records, valid and invalid, and the three verdicts are compared call by call, on the planted
@@ -9,10 +9,10 @@
 #include <memory>
 
 #include "support/planted_registry.h"
-#include "harness/fuzz_input.h"
-#include "harness/generators.h"
-#include "harness/planted.h"
-#include "harness/verdict.h"
+#include "harness/gen/fuzz_input.h"
+#include "harness/gen/generators.h"
+#include "harness/findings/planted.h"
+#include "harness/engine/verdict.h"
 #include "ops/records.h"
 #include "ops/schema.h"
 #include "reference/kernels.h"

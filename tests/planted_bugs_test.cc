@@ -1,4 +1,4 @@
-// A harness that cannot fail is worthless: each planted-bug backend (harness/planted.h) must be
+// A harness that cannot fail is worthless: each planted-bug backend (harness/findings/planted.h) must be
 // caught by the properties within a bounded number of cases, the repro it leaves must replay
 // the failure through the case runner, and the campaign must report it.
 #include <gtest/gtest.h>
@@ -6,15 +6,16 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/case.h"
 #include "support/planted_registry.h"
-#include "harness/campaign.h"
-#include "harness/generators.h"
-#include "harness/planted.h"
-#include "harness/property.h"
-#include "harness/shrink.h"
-#include "harness/verdict.h"
+#include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_report.h"
+#include "harness/gen/generators.h"
+#include "harness/findings/planted.h"
+#include "harness/engine/property.h"
+#include "harness/findings/shrink.h"
+#include "harness/engine/verdict.h"
 #include "ops/schema.h"
 #include "reference/kernels.h"
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "support/call.h"
 
 namespace cvm {

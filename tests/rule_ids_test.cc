@@ -11,13 +11,13 @@
 #include <set>
 #include <sstream>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
 #include "cvmcheck/rules.h"
-#include "harness/diff.h"
-#include "harness/generators.h"
-#include "harness/verdict.h"
+#include "harness/engine/diff.h"
+#include "harness/gen/generators.h"
+#include "harness/engine/verdict.h"
 #include "ops/schema.h"
 #include "reference/kernels.h"
 #include "support/call.h"

@@ -1,4 +1,4 @@
-// The fast value generator (harness/value_fill.h): values within the precision and as edge-biased
+// The fast value generator (harness/gen/value_fill.h): values within the precision and as edge-biased
 // as gen::value, replayable from the seed, a shrink tree that only moves values towards 0, and
 // the per-element scope that keeps the golden fixtures' bytes.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <set>
 
 #include "cvmcheck/precision.h"
-#include "harness/generators.h"
-#include "harness/value_fill.h"
+#include "harness/gen/generators.h"
+#include "harness/gen/value_fill.h"
 
 namespace cvm {
 namespace {

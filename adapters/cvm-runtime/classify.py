@@ -72,12 +72,12 @@ REASONS = {
     "reshape-code-below-minus-4": ("contract", S6 + ": reshape code below -4 is silently ignored by "
                                    "the original; logic_error here"),
     "slice-default-end": ("contract", S6 + ": strided_slice's default `end` is (1,) in the original "
-                          "(axis 0 ends at 1); the full extent here (seed 001)"),
+                          "(axis 0 ends at 1); the full extent here (formalization v2)"),
     "slice-lists-longer": ("contract", S6 + ": strided_slice attribute lists longer than N are "
                            "accepted by the original (extra entries read past the shape); "
                            "logic_error here"),
     "gvc-k32": ("contract", S6 + ": get_valid_counts K: the original allows at most 31; 32 here "
-                "(seed 001)"),
+                "(formalization v2)"),
     "fill-precision": ("contract", S6 + ": -1 fill in get_valid_counts / non_max_suppression with "
                        "p0 = 1: the original's output precision is p0 (too small for -1); "
                        "max(p0, 2) here"),

@@ -66,6 +66,7 @@
 #include <cvm/runtime/registry.h>
 #include <utils/json.h>
 
+#include "cvmcheck/op_list.h"
 #include "cvmcheck_worker.hpp"
 
 namespace {
@@ -76,15 +77,23 @@ using cvm::runtime::PackedFunc;
 
 int g_device_type = kDLFORMAL;
 
-// The operators the original registers (src/top), by cvmcheck's canonical names. It has no
-// `pad` operator (only unregistered kernels) and no `ov_strided_slice`.
-const std::vector<std::string> kOps = {
-    "sum", "max", "broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_div",
-    "broadcast_max", "broadcast_greater", "abs", "cvm_precision", "elemwise_add", "elemwise_sub",
-    "negative", "clip", "cvm_clip", "cvm_right_shift", "cvm_left_shift", "conv2d", "dense",
-    "relu", "max_pool2d", "upsampling", "repeat", "tile", "flatten", "concatenate",
-    "expand_dims", "reshape", "squeeze", "transpose", "strided_slice", "take", "cvm_lut",
-    "slice_like", "where", "get_valid_counts", "non_max_suppression"};
+// The operators the original registers (src/top), by cvmcheck's canonical names: cvmcheck's
+// operator list (cvmcheck/op_list.h) less what the original lacks: a `pad` operator (it has
+// only unregistered kernels) and `ov_strided_slice`.
+const std::vector<std::string> kNotInOriginal = {"pad", "ov_strided_slice"};
+
+std::vector<std::string> original_ops() {
+  std::vector<std::string> ops;
+  for (const cvm::ListedOp& op : cvm::kOperatorList) {
+    const std::string name(op.name);
+    if (std::find(kNotInOriginal.begin(), kNotInOriginal.end(), name) == kNotInOriginal.end()) {
+      ops.push_back(name);
+    }
+  }
+  return ops;
+}
+
+const std::vector<std::string> kOps = original_ops();
 
 // ---------------------------------------------------------------------------------------------
 // JSON text

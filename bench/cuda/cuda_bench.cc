@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "backends/registry.h"
 #include "bench/cuda/bench_cases.h"
 #include "bench/cuda/device_peers.h"
 #include "cuda/plan.h"
 #include "cvmcheck/registry.h"
 #include "cvmcheck/tensor_poison.h"
+#include "registry/registry.h"
 
 namespace cvm::bench {
 namespace {

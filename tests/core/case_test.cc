@@ -8,9 +8,9 @@
 #include <set>
 #include <sstream>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/case.h"
-#include "harness/verdict.h"
+#include "harness/engine/verdict.h"
 #include "cvmcheck/errors.h"
 #include "cvmcheck/npy.h"
 #include "support/call.h"

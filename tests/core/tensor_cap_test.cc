@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/errors.h"
 #include "cvmcheck/registry.h"
 #include "cvmcheck/tensor.h"

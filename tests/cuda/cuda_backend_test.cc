@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/compare.h"
 #include "support/call.h"
 

@@ -9,9 +9,9 @@
 #include <set>
 #include <sstream>
 
-#include "backends/registry.h"
-#include "harness/fuzz_input.h"
-#include "harness/generators.h"
+#include "registry/registry.h"
+#include "harness/gen/fuzz_input.h"
+#include "harness/gen/generators.h"
 #include "support/paths.h"
 
 namespace cvm {

@@ -6,10 +6,10 @@
 
 #include <algorithm>
 
-#include "backends/registry.h"
-#include "harness/call.h"
-#include "harness/fuzz_input.h"
-#include "harness/generators.h"
+#include "registry/registry.h"
+#include "harness/engine/call.h"
+#include "harness/gen/fuzz_input.h"
+#include "harness/gen/generators.h"
 #include "ops/records.h"
 
 namespace cvm {

@@ -1,4 +1,4 @@
-// MRT expansion identities (seed 004, docs/mrt.md): for random integer buffers, zero-point
+// MRT expansion identities (the MRT formalization, docs/mrt.md): for random integer buffers, zero-point
 // offsets, merge multipliers and shapes, the expansion built from registered operators equals
 // the direct formula exactly, on the reference and on every other backend that implements
 // the operators involved (a backend that cannot run it is reported as skipped, with why).
@@ -6,9 +6,9 @@
 // Budget: CVMCHECK_PROP_CASES cases per property (default below); RC_PARAMS="seed=N" replays.
 #include <gtest/gtest.h>
 
-#include "backends/registry.h"
-#include "harness/mrt_check.h"
-#include "harness/property.h"
+#include "registry/registry.h"
+#include "harness/mrt/mrt_check.h"
+#include "harness/engine/property.h"
 
 namespace cvm::mrt {
 namespace {

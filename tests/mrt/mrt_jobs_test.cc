@@ -3,9 +3,9 @@
 // job that crashes is an error naming it.
 #include <gtest/gtest.h>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/errors.h"
-#include "harness/mrt_run.h"
+#include "harness/mrt/mrt_run.h"
 #include "support/jobs.h"
 
 namespace cvm::mrt {

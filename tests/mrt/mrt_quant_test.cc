@@ -1,4 +1,4 @@
-// MRT quantization (seed 004, docs/mrt.md): scales and zero points follow the seed's tables,
+// MRT quantization (the MRT formalization, docs/mrt.md): scales and zero points follow its tables,
 // quantize-then-dequantize stays within half a step, channel-wise parameters are the
 // layer-wise ones of each channel, the lazy merge takes the largest scale, and the zero-point
 // sign of the expansions (decision Z1) gives sc * Yr on real data. Planted bugs prove the
@@ -8,14 +8,14 @@
 #include <cmath>
 #include <functional>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/errors.h"
 #include "cvmcheck/precision.h"
-#include "harness/generators.h"
-#include "harness/property.h"
-#include "harness/mrt_check.h"
-#include "reference/mrt_identity.h"
-#include "reference/mrt_quant.h"
+#include "harness/gen/generators.h"
+#include "harness/engine/property.h"
+#include "harness/mrt/mrt_check.h"
+#include "mrt/mrt_identity.h"
+#include "mrt/mrt_quant.h"
 
 namespace cvm::mrt {
 namespace {

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/precision.h"
 #include "cvmcheck/registry.h"
 #include "optimized/cpu_features.h"

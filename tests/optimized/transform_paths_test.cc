@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/precision.h"
 #include "cvmcheck/registry.h"
 #include "optimized/kernels.h"

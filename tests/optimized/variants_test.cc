@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
 #include "support/call.h"

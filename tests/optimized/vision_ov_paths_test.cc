@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/compare.h"
 #include "cvmcheck/precision.h"
 #include "cvmcheck/registry.h"

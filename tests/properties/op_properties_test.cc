@@ -12,10 +12,10 @@
 #include <map>
 #include <sstream>
 
-#include "backends/registry.h"
-#include "harness/generators.h"
-#include "harness/property.h"
-#include "harness/verdict.h"
+#include "registry/registry.h"
+#include "harness/gen/generators.h"
+#include "harness/engine/property.h"
+#include "harness/engine/verdict.h"
 #include "optimized/kernels.h"
 
 namespace cvm {

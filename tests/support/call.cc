@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 
 namespace cvm::testing {
 

@@ -1,10 +1,10 @@
-// A registry for tests of the planted bugs (harness/planted.h).
+// A registry for tests of the planted bugs (harness/findings/planted.h).
 #pragma once
 
 #include <memory>
 
 #include "cvmcheck/registry.h"
-#include "harness/planted.h"
+#include "harness/findings/planted.h"
 
 namespace cvm::testing {
 

@@ -1,4 +1,4 @@
-// The in-process side of the worker protocol (harness/worker_tensor.h, harness/worker_call.h):
+// The in-process side of the worker protocol (harness/workers/worker_tensor.h, harness/workers/worker_call.h):
 // tensors, attributes and outcomes convert both ways without loss, a call served over the
 // protocol gets the outcome run_op_outcome gives in process, and inputs that cvm::Tensor cannot
 // hold (over the limits) become logic_error replies, never a crash.
@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/compare.h"
 #include "cvmcheck/errors.h"
-#include "harness/worker_call.h"
-#include "harness/worker_tensor.h"
+#include "harness/workers/worker_call.h"
+#include "harness/workers/worker_tensor.h"
 
 namespace cvm {
 namespace {

@@ -1,4 +1,4 @@
-// The harness's client of external workers (harness/worker_client.h, harness/exec_backend.h):
+// The harness's client of external workers (harness/workers/worker_client.h, harness/workers/exec_backend.h):
 // the protocol end to end against `cvmcheck worker`, and every planted misbehaviour of
 // workers/planted/broken_worker.cc caught as the right finding kind, with the worker restarted
 // and the harness going on.
@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/compare.h"
-#include "harness/campaign.h"
-#include "harness/exec_backend.h"
-#include "harness/worker_client.h"
+#include "harness/campaign/campaign.h"
+#include "harness/workers/exec_backend.h"
+#include "harness/workers/worker_client.h"
 #include "support/paths.h"
 
 namespace cvm {

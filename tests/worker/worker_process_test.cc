@@ -12,10 +12,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck/compare.h"
-#include "harness/worker_call.h"
-#include "harness/worker_tensor.h"
+#include "harness/workers/worker_call.h"
+#include "harness/workers/worker_tensor.h"
 #include "support/worker_process.h"
 #include "support/paths.h"
 

@@ -11,14 +11,15 @@
 #include <random>
 #include <sstream>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "commands.h"
 #include "exec_options.h"
-#include "harness/campaign.h"
-#include "harness/campaign_jobs.h"
-#include "harness/campaign_profile.h"
-#include "harness/diff.h"
-#include "harness/forked_jobs.h"
+#include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_report.h"
+#include "harness/campaign/campaign_jobs.h"
+#include "harness/campaign/campaign_profile.h"
+#include "harness/engine/diff.h"
+#include "harness/jobs/forked_jobs.h"
 #include "optimized/kernels.h"
 
 namespace cvm::cli {
@@ -40,70 +41,160 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
   if (!out.good()) throw std::runtime_error("cannot write " + path.string());
 }
 
-}  // namespace
+// The command line's settings, as parsed.
+struct CampaignCli {
+  double seconds = 20;
+  int64_t max_cases = -1;
+  std::string ops, backends, report, shard;
+  uint64_t seed = 0;
+  double invalid_share = 0.3;
+  bool quiet = false, allow_nothing_compared = false, profile = false;
+  int max_repros = 20, repros_per_signature = 1;
+  int64_t max_repro_bytes = 16 << 20;
+  double shrink_seconds = 2;
+  std::vector<std::string> backend_list;
+  XfailCli xfail;
+  int jobs = 0;
+  ExecCli exec;
+};
 
-Action add_campaign_command(CLI::App& app) {
-  struct Options {
-    double seconds = 20;
-    int64_t max_cases = -1;
-    std::string ops, backends, report, shard;
-    uint64_t seed = 0;
-    double invalid_share = 0.3;
-    bool quiet = false, allow_nothing_compared = false, profile = false;
-    int max_repros = 20, repros_per_signature = 1;
-    int64_t max_repro_bytes = 16 << 20;
-    double shrink_seconds = 2;
-    std::vector<std::string> backend_list;
-    XfailCli xfail;
-    int jobs = 0;
-    ExecCli exec;
-  };
-  auto o = std::make_shared<Options>();
-  CLI::App* sub = app.add_subcommand(
-      "campaign", "Time-boxed differential campaign over operators and backends (the main job)");
-  sub->add_option("--seconds", o->seconds, "Time box in seconds (default 20)")
+void add_options(CLI::App* sub, CampaignCli& o) {
+  sub->add_option("--seconds", o.seconds, "Time box in seconds (default 20)")
       ->check(CLI::PositiveNumber);
-  sub->add_option("--max-cases", o->max_cases, "Stop after this many calls");
-  sub->add_option("--ops", o->ops, "Comma-separated operators (default: all)");
-  sub->add_option("--backends", o->backends,
+  sub->add_option("--max-cases", o.max_cases, "Stop after this many calls");
+  sub->add_option("--ops", o.ops, "Comma-separated operators (default: all)");
+  sub->add_option("--backends", o.backends,
                   "Comma-separated backends compared with the reference (default: all built-in "
                   "and --backend-def ones)");
-  sub->add_option("--backend", o->backend_list,
+  sub->add_option("--backend", o.backend_list,
                   "One more backend (repeatable; for exec:COMMAND holding commas)");
-  add_exec_options(sub, o->exec);
-  add_xfail_options(sub, o->xfail);
-  sub->add_option("--seed", o->seed, "Seed (default: random, printed; the same seed replays)");
-  sub->add_option("--report", o->report,
+  add_exec_options(sub, o.exec);
+  add_xfail_options(sub, o.xfail);
+  sub->add_option("--seed", o.seed, "Seed (default: random, printed; the same seed replays)");
+  sub->add_option("--report", o.report,
                   "Directory for campaign.json, junit.xml and repro case directories");
-  sub->add_option("--invalid-share", o->invalid_share,
+  sub->add_option("--invalid-share", o.invalid_share,
                   "Share of calls that break one validity rule (default 0.3)")
       ->check(CLI::Range(0.0, 1.0));
-  sub->add_option("--max-repros", o->max_repros,
+  sub->add_option("--max-repros", o.max_repros,
                   "Repro directories written in all, however many calls fail (default 20)")
       ->check(CLI::NonNegativeNumber);
-  sub->add_option("--repros-per-signature", o->repros_per_signature,
+  sub->add_option("--repros-per-signature", o.repros_per_signature,
                   "Repro directories per finding signature (default 1)")
       ->check(CLI::NonNegativeNumber);
-  sub->add_option("--max-repro-bytes", o->max_repro_bytes,
+  sub->add_option("--max-repro-bytes", o.max_repro_bytes,
                   "No new repro once this many bytes are written (default 16 MiB)")
       ->check(CLI::NonNegativeNumber);
-  sub->add_option("--shrink-seconds", o->shrink_seconds,
+  sub->add_option("--shrink-seconds", o.shrink_seconds,
                   "Time to shrink each finding before its repro is saved (default 2; 0: none)")
       ->check(CLI::NonNegativeNumber);
-  sub->add_flag("--allow-nothing-compared", o->allow_nothing_compared,
+  sub->add_flag("--allow-nothing-compared", o.allow_nothing_compared,
                 "Exploratory runs: do not fail when a selected backend compared no call");
-  sub->add_option("--shard", o->shard,
+  sub->add_option("--shard", o.shard,
                   "K/N: make only shard K of N (1-based) of the seed's calls; shards of one seed "
                   "are disjoint and their reports merge (tools/gate/campaign_merge.py)");
-  sub->add_option("--jobs", o->jobs,
+  sub->add_option("--jobs", o.jobs,
                   "Processes sharing the campaign (default 0: one per core); with --max-cases the "
                   "same calls, table and findings for any number")
       ->check(CLI::Range(0, 1024));
-  sub->add_flag("--quiet", o->quiet, "No progress line");
-  sub->add_flag("--profile", o->profile,
+  sub->add_flag("--quiet", o.quiet, "No progress line");
+  sub->add_flag("--profile", o.profile,
                 "After the table, where the time went: draw, each backend's runs, compare and "
                 "bookkeeping (seconds, share, us per call), and calls/s, page faults per call and "
                 "CPUs used (ci/bench-harness.sh)");
+}
+
+// --shard K/N into options; false (with the message printed) when it is not one.
+bool parse_shard(const std::string& text, CampaignOptions& options) {
+  if (text.empty()) return true;
+  int k = 0, n = 0;
+  char slash = 0, extra = 0;
+  std::istringstream in(text);
+  if (!(in >> k >> slash >> n) || slash != '/' || in >> extra || n < 1 || k < 1 || k > n) {
+    std::cerr << "cvmcheck campaign: --shard wants K/N with 1 <= K <= N, got '" << text << "'\n";
+    return false;
+  }
+  options.shard_index = k - 1;
+  options.shard_count = n;
+  return true;
+}
+
+// The number of jobs: the request (0: one per core), or 1 where a selected backend cannot fork.
+int job_count(int requested, const std::vector<std::string>& backends) {
+  const int jobs = requested > 0 ? requested : default_jobs();
+  const std::string why =
+      one_process_reason(registry(), backends.empty() ? other_backends(registry()) : backends);
+  if (jobs > 1 && !why.empty()) {
+    std::cerr << "cvmcheck campaign: one job, not " << jobs << ": " << why << "\n";
+    return 1;
+  }
+  return jobs;
+}
+
+// The live progress line: in place on a terminal, else a line every 5 s.
+CampaignProgress progress_line(bool quiet) {
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  auto last_line = std::make_shared<double>(-10);
+  return [quiet, tty, last_line](const CampaignResult& r, double elapsed) {
+    if (quiet) return;
+    if (!tty && elapsed - *last_line < 5) return;
+    *last_line = elapsed;
+    std::ostringstream line;
+    line << "[" << std::fixed << std::setprecision(1) << std::setw(6) << elapsed << " s] "
+         << r.calls << " calls, " << std::setprecision(0)
+         << (elapsed > 0 ? static_cast<double>(r.calls) / elapsed : 0.0) << " calls/s, "
+         << r.mismatches << " mismatches, " << r.findings.size() << " findings";
+    std::cerr << (tty ? "\r" : "") << line.str() << (tty ? "   " : "\n") << std::flush;
+  };
+}
+
+// The table, the external backends, the profile, each unexpected finding, the report files.
+void print_results(const CampaignResult& result, const CampaignCli& o, int jobs) {
+  std::cout << campaign_table(result);
+  for (const ExecBackendInfo& w : exec_backends()) {
+    std::cout << "external backend " << w.name << ": implementation '" << w.implementation
+              << "', " << w.operators << " operators in its handshake, " << w.calls
+              << " calls, " << w.restarts << " restarts; stderr log " << w.log_path << "\n";
+  }
+  if (o.profile) std::cout << campaign_profile(result, jobs);
+  for (const CampaignFinding& f : result.findings) {
+    if (!f.expected_by.empty()) continue;  // listed in the table; known and explained
+    std::cout << "\nFINDING " << f.key << " (" << f.calls << " calls; first shown by case seed "
+              << f.case_seed << ")\n"
+              << f.summary;
+  }
+  if (!o.report.empty()) {
+    std::filesystem::create_directories(o.report);
+    write_file(std::filesystem::path(o.report) / "campaign.json", campaign_json(result));
+    write_file(std::filesystem::path(o.report) / "junit.xml", campaign_junit(result));
+    std::cout << "report: " << o.report << "/campaign.json, " << o.report << "/junit.xml\n";
+  }
+}
+
+int exit_status(const CampaignResult& result, bool allow_nothing_compared) {
+  if (result.mismatches > 0) return kExitMismatch;
+  const bool nothing = !result.nothing_compared.empty() || !result.declared_not_compared.empty();
+  if (nothing && !allow_nothing_compared) {
+    for (const auto& [backend, why] : result.nothing_compared) {
+      std::cerr << "cvmcheck campaign: nothing compared for backend " << backend << ": " << why
+                << " (--allow-nothing-compared accepts that)\n";
+    }
+    for (const auto& [backend, ops] : result.declared_not_compared) {
+      std::cerr << "cvmcheck campaign: backend " << backend << " declares but skipped every call of "
+                << join_names(ops) << " (--allow-nothing-compared accepts that)\n";
+    }
+    return kExitMismatch;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Action add_campaign_command(CLI::App& app) {
+  auto o = std::make_shared<CampaignCli>();
+  CLI::App* sub = app.add_subcommand(
+      "campaign", "Time-boxed differential campaign over operators and backends (the main job)");
+  add_options(sub, *o);
   return [o] {
     CampaignOptions options;
     options.seconds = o->seconds;
@@ -117,16 +208,7 @@ Action add_campaign_command(CLI::App& app) {
       options.backends = other_backends(registry());
       for (const std::string& name : defined_backend_names(exec)) options.backends.push_back(name);
     }
-    int jobs = o->jobs > 0 ? o->jobs : default_jobs();
-    {
-      std::vector<std::string> selected = options.backends;
-      if (selected.empty()) selected = other_backends(registry());
-      const std::string why = one_process_reason(registry(), selected);
-      if (jobs > 1 && !why.empty()) {
-        std::cerr << "cvmcheck campaign: one job, not " << jobs << ": " << why << "\n";
-        jobs = 1;
-      }
-    }
+    const int jobs = job_count(o->jobs, options.backends);
     // Each job starts its own external workers (a worker's pipes belong to one process), and
     // runs the optimized kernels on one thread: the jobs already use every core, and OpenMP teams
     // in each job would only contend for them.
@@ -145,74 +227,19 @@ Action add_campaign_command(CLI::App& app) {
     options.shrink_seconds = o->shrink_seconds;
     options.expected = expectations(o->xfail);
     options.seed = o->seed != 0 ? o->seed : std::random_device{}() * 0x100000001ULL + 1;
-    if (!o->shard.empty()) {
-      int k = 0, n = 0;
-      char slash = 0, extra = 0;
-      std::istringstream in(o->shard);
-      if (!(in >> k >> slash >> n) || slash != '/' || in >> extra || n < 1 || k < 1 || k > n) {
-        std::cerr << "cvmcheck campaign: --shard wants K/N with 1 <= K <= N, got '" << o->shard
-                  << "'\n";
-        return kExitUsage;
-      }
-      options.shard_index = k - 1;
-      options.shard_count = n;
-    }
+    if (!parse_shard(o->shard, options)) return kExitUsage;
     options.repro_root = o->report.empty() ? "cvmcheck-repros" : o->report + "/repros";
-    const std::string shard_args =
-        o->shard.empty() ? "" : " --shard " + o->shard;
+    const std::string shard_args = o->shard.empty() ? "" : " --shard " + o->shard;
     std::cerr << "cvmcheck campaign: seed " << options.seed << shard_args << ", "
-              << options.seconds << " s, " << jobs << (jobs == 1 ? " job" : " jobs") << "; replay with --seed " << options.seed << shard_args
-              << "\n";
-    const bool tty = isatty(STDERR_FILENO) != 0;
-    double last_line = -10;
-    auto progress = [&](const CampaignResult& r, double elapsed) {
-      if (o->quiet) return;
-      if (!tty && elapsed - last_line < 5) return;
-      last_line = elapsed;
-      std::ostringstream line;
-      line << "[" << std::fixed << std::setprecision(1) << std::setw(6) << elapsed << " s] "
-           << r.calls << " calls, " << std::setprecision(0)
-           << (elapsed > 0 ? static_cast<double>(r.calls) / elapsed : 0.0) << " calls/s, "
-           << r.mismatches << " mismatches, " << r.findings.size() << " findings";
-      std::cerr << (tty ? "\r" : "") << line.str() << (tty ? "   " : "\n") << std::flush;
-    };
+              << options.seconds << " s, " << jobs << (jobs == 1 ? " job" : " jobs")
+              << "; replay with --seed " << options.seed << shard_args << "\n";
+    const CampaignProgress progress = progress_line(o->quiet);
     const CampaignResult result =
         jobs == 1 ? run_campaign(registry(), options, progress)
                   : run_campaign_jobs(registry(), options, jobs, prepare_job, progress);
-    if (!o->quiet && tty) std::cerr << "\n";
-    std::cout << campaign_table(result);
-    for (const ExecBackendInfo& w : exec_backends()) {
-      std::cout << "external backend " << w.name << ": implementation '" << w.implementation
-                << "', " << w.operators << " operators in its handshake, " << w.calls
-                << " calls, " << w.restarts << " restarts; stderr log " << w.log_path << "\n";
-    }
-    if (o->profile) std::cout << campaign_profile(result, jobs);
-    for (const CampaignFinding& f : result.findings) {
-      if (!f.expected_by.empty()) continue;  // listed in the table; known and explained
-      std::cout << "\nFINDING " << f.key << " (" << f.calls << " calls; first shown by case seed "
-                << f.case_seed << ")\n"
-                << f.summary;
-    }
-    if (!o->report.empty()) {
-      std::filesystem::create_directories(o->report);
-      write_file(std::filesystem::path(o->report) / "campaign.json", campaign_json(result));
-      write_file(std::filesystem::path(o->report) / "junit.xml", campaign_junit(result));
-      std::cout << "report: " << o->report << "/campaign.json, " << o->report << "/junit.xml\n";
-    }
-    if (result.mismatches > 0) return kExitMismatch;
-    const bool nothing = !result.nothing_compared.empty() || !result.declared_not_compared.empty();
-    if (nothing && !o->allow_nothing_compared) {
-      for (const auto& [backend, why] : result.nothing_compared) {
-        std::cerr << "cvmcheck campaign: nothing compared for backend " << backend << ": " << why
-                  << " (--allow-nothing-compared accepts that)\n";
-      }
-      for (const auto& [backend, ops] : result.declared_not_compared) {
-        std::cerr << "cvmcheck campaign: backend " << backend << " declares but skipped every call of "
-                  << join_names(ops) << " (--allow-nothing-compared accepts that)\n";
-      }
-      return kExitMismatch;
-    }
-    return kExitOk;
+    if (!o->quiet && isatty(STDERR_FILENO) != 0) std::cerr << "\n";
+    print_results(result, *o, jobs);
+    return exit_status(result, o->allow_nothing_compared);
   };
 }
 

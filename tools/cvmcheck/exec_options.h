@@ -4,8 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "harness/exec_backend.h"
-#include "harness/expectations.h"
+#include "harness/workers/exec_backend.h"
+#include "harness/findings/expectations.h"
 
 namespace cvm::cli {
 

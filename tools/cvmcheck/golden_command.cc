@@ -2,13 +2,13 @@
 #include <algorithm>
 #include <iostream>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "commands.h"
 #include "cvmcheck/errors.h"
 #include "exec_options.h"
-#include "harness/forked_jobs.h"
-#include "harness/golden.h"
-#include "harness/golden_jobs.h"
+#include "harness/jobs/forked_jobs.h"
+#include "harness/golden/golden.h"
+#include "harness/golden/golden_jobs.h"
 #include "optimized/kernels.h"
 
 namespace cvm::cli {

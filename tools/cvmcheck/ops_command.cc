@@ -1,17 +1,19 @@
 // cvmcheck ops: one line per operator: name, arity, backends implementing it, aliases.
 // `--json` gives the whole operator list as data (family, arity, attribute schema, examples,
 // validity rules, kernels per backend): the Python tools and the benchmarks read it instead of
-// keeping their own lists.
+// keeping their own lists. `--list-json` gives only the family and operator lists of
+// cvmcheck/op_list.h, the content of core/op_list.json (which CMake and the scripts read before
+// anything is built).
 #include <iomanip>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "commands.h"
 #include "cvmcheck/op_list.h"
 #include "cvmcheck/registry.h"
-#include "harness/generators.h"
+#include "harness/gen/generators.h"
 
 namespace cvm::cli {
 
@@ -62,13 +64,27 @@ nlohmann::json op_json(const Registry& r, const OpInfo& op) {
 
 Action add_ops_command(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
+  auto list_json = std::make_shared<bool>(false);
   CLI::App* sub = app.add_subcommand(
       "ops", "List the operators: name, arity, backends that implement it, aliases");
   sub->add_flag("--json", *json,
                 "The operator list as JSON: families, backends (with variant_of for dispatch "
                 "variants), and per operator its family, "
                 "arity, attributes, examples, rules and backends");
-  return [json] {
+  sub->add_flag("--list-json", *list_json,
+                "Only the family and operator lists (cvmcheck/op_list.h) as JSON: the content "
+                "of core/op_list.json");
+  return [json, list_json] {
+    if (*list_json) {
+      nlohmann::json out = {{"families", nlohmann::json::array()},
+                            {"operators", nlohmann::json::array()}};
+      for (std::string_view f : kFamilies) out["families"].push_back(std::string(f));
+      for (const ListedOp& op : kOperatorList) {
+        out["operators"].push_back({{"name", std::string(op.name)}, {"family", std::string(op.family)}});
+      }
+      std::cout << out.dump(1) << "\n";
+      return kExitOk;
+    }
     const Registry& r = registry();
     if (*json) {
       nlohmann::json out;

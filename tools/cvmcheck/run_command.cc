@@ -4,15 +4,15 @@
 #include <filesystem>
 #include <iostream>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "commands.h"
 #include "exec_options.h"
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
 #include "cvmcheck/npy.h"
-#include "harness/call_descriptor.h"
-#include "harness/diff.h"
-#include "harness/verdict.h"
+#include "harness/engine/call_descriptor.h"
+#include "harness/engine/diff.h"
+#include "harness/engine/verdict.h"
 #include "optimized/kernels.h"
 
 namespace cvm::cli {

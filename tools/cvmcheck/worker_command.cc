@@ -6,9 +6,9 @@
 #include <csignal>
 #include <iostream>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "commands.h"
-#include "harness/worker_call.h"
+#include "harness/workers/worker_call.h"
 
 namespace cvm::cli {
 

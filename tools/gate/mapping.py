@@ -5,8 +5,9 @@ Kernel files (optimized/, cuda/) are attributed line by line with the mutation t
 a line at file scope (a signature, a constant, an include) to every operator the file serves.
 Other paths go by folder: a family's reference, infer, corpus or contract page to the family,
 a golden case to its operator, docs to nothing, CI tooling to the lint and the tools' own
-tests, and anything else (include/, src/, harness/, ops/, tests/, fuzz/, CMake, unknown paths)
-to everything, so an unforeseen path costs time, never a missed check.
+tests, MRT (mrt/, golden-mrt/) to the MRT expansions, and anything else (core/, harness/,
+ops/, tests/, fuzz/, CMake, unknown paths) to everything, so an unforeseen path costs time,
+never a missed check.
 """
 
 import dataclasses
@@ -97,11 +98,9 @@ def classify(path):
         ops = set(families[_stem(path)]) if _stem(path) in families else set(all_ops())
         return "ops", ops, {"optimized", "cuda-host", "cuda"}
     if parts[0] == "reference" and len(parts) == 2:
-        if _stem(path).startswith("mrt_"):
-            return "mrt", set(), set(BACKENDS)
         ops = set(families[_stem(path)]) if _stem(path) in families else set(all_ops())
         return "ops", ops, set(BACKENDS)
-    if parts[0] == "golden-mrt":
+    if parts[0] in ("mrt", "golden-mrt"):
         return "mrt", set(), set(BACKENDS)
     if parts[0] == "golden" and len(parts) > 2 and parts[1] in all_ops():
         return "ops", {parts[1]}, set(BACKENDS)

@@ -1,33 +1,28 @@
 #!/usr/bin/env python3
-"""The operator list read from include/cvmcheck/op_list.h, printed in the shape of
-`cvmcheck ops --json` (families and operators with their family; nothing else).
+"""The operator list (core/op_list.json, generated from cvmcheck/op_list.h by
+`cvmcheck ops --list-json`), printed in the shape of `cvmcheck ops --json` (families and
+operators with their family; nothing else).
 
 The gate maps a diff to operators before anything is built, so that a docs-only change or a
 bad revision is answered in a second; tools/mutate/operators.py reads the list through a
 binary, and CVMCHECK_BINARY pointed at this script gives it the same list without one. The
-binary's list is generated from the same header, so the two cannot differ.
+completeness test fails when the file and the header differ.
 """
 
 import json
 import os
-import re
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_ENTRY = re.compile(r"^\s*X\((\w+),\s*(\w+)\)")
 
 
 def read(repo=REPO):
-    """{"families": [...], "operators": [{"name", "family"}]} from the header."""
-    with open(os.path.join(repo, "include", "cvmcheck", "op_list.h")) as f:
-        text = f.read()
-    ops = [{"name": m.group(1), "family": m.group(2)}
-           for m in map(_ENTRY.match, text.splitlines()) if m]
-    block = re.search(r"kFamilies\s*=\s*\{(.*?)\};", text, re.S)
-    families = re.findall(r'"(\w+)"', block.group(1)) if block else []
-    if not ops or not families:
-        raise SystemExit("tools/gate/oplist.py: cannot read the operator list from op_list.h")
-    return {"families": families, "operators": ops}
+    """{"families": [...], "operators": [{"name", "family"}]} from core/op_list.json."""
+    with open(os.path.join(repo, "core", "op_list.json")) as f:
+        listing = json.load(f)
+    if not listing.get("operators") or not listing.get("families"):
+        raise SystemExit("tools/gate/oplist.py: core/op_list.json lists no operators")
+    return {"families": listing["families"], "operators": listing["operators"]}
 
 
 if __name__ == "__main__":

@@ -129,7 +129,7 @@ class Mapping(unittest.TestCase):
         self.assertEqual(_map(["cuda/map_device.h"]).backends, {"cuda-host", "cuda"})
 
     def test_shared_code_and_unknown_paths_map_to_everything(self):
-        for path in ("include/cvmcheck/tensor.h", "src/core/npy.cc", "harness/diff.cc",
+        for path in ("core/include/cvmcheck/tensor.h", "core/npy.cc", "harness/engine/diff.cc",
                      "ops/nn.cc", "CMakeLists.txt", "tests/examples_test.cc", "fuzz/x.cc",
                      "tools/cvmcheck/main.cc", "docs/contract.md", "somewhere/new.txt"):
             impact = _map([path])
@@ -145,7 +145,7 @@ class Mapping(unittest.TestCase):
         self.assertEqual(_map(["corpus/all/abc"]).ops, ALL)
 
     def test_mrt_and_tooling(self):
-        impact = _map(["reference/mrt_quant.cc", "golden-mrt/x/case.json"])
+        impact = _map(["mrt/mrt_quant.cc", "golden-mrt/x/case.json"])
         self.assertTrue(impact.mrt)
         self.assertEqual(impact.ops, set())
         tooling = _map(["ci/test.sh", ".github/workflows/pr.yml", "tools/mutate/catalogue.py"])

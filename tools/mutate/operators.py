@@ -47,9 +47,9 @@ _UNARY = ["abs", "negative", "cvm_precision", "clip", "cvm_clip", "cvm_right_shi
 TABLE = {
     "elementwise": {
         "abs_kernel": ["abs"], "negative_kernel": ["negative"],
-        "precision_kernel": ["cvm_precision"], "clip_kernel": ["clip"],
-        "cvm_clip_kernel": ["cvm_clip"], "right_shift_kernel": ["cvm_right_shift"],
-        "left_shift_kernel": ["cvm_left_shift"],
+        "cvm_precision_kernel": ["cvm_precision"], "clip_kernel": ["clip"],
+        "cvm_clip_kernel": ["cvm_clip"], "cvm_right_shift_kernel": ["cvm_right_shift"],
+        "cvm_left_shift_kernel": ["cvm_left_shift"],
         "clamp_alpha": ["cvm_clip", "cvm_right_shift", "cvm_left_shift"],
         "map_unary": _UNARY, "unary": _UNARY,
         "zip": ["elemwise_add", "elemwise_sub"], "zip_any": ["elemwise_add", "elemwise_sub"],

@@ -42,8 +42,8 @@ def sync_tree(repo, tree):
         shutil.copy2(src, dst)
         copied += 1
     # Files deleted from the checkout would still be globbed by CMake: remove them.
-    for top in ("src", "ops", "reference", "harness", "infer", "optimized", "tools", "tests",
-                "fuzz", "cuda", "include", "backends"):
+    for top in ("core", "ops", "reference", "mrt", "harness", "infer", "optimized", "tools",
+                "tests", "fuzz", "cuda", "registry"):
         root = os.path.join(tree, top)
         for dirpath, _, names in os.walk(root):
             for name in names:

@@ -9,7 +9,7 @@
 //
 // and is run as `cvmcheck campaign --backend exec:"./my-worker"`. The handler throws
 // cvmcheck_worker::LogicError for a bad model or input (optionally naming the rule id); any other
-// exception becomes a runtime_error reply. The harness (harness/worker_client.cc) uses the same
+// exception becomes a runtime_error reply. The harness (harness/workers/worker_client.cc) uses the same
 // codec, so the two sides cannot drift apart.
 #pragma once
 

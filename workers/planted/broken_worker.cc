@@ -26,9 +26,9 @@
 #include <iostream>
 #include <string>
 
-#include "backends/registry.h"
+#include "registry/registry.h"
 #include "cvmcheck_worker.hpp"
-#include "harness/worker_call.h"
+#include "harness/workers/worker_call.h"
 
 namespace {
 

@@ -1,0 +1,418 @@
+#include "harness/campaign/campaign.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+#include "cvmcheck/errors.h"
+#include "harness/engine/call_descriptor.h"
+#include "harness/gen/generators.h"
+#include "harness/findings/shrink.h"
+#include "harness/engine/verdict.h"
+
+namespace cvm {
+
+uint64_t case_seed(uint64_t seed, uint64_t index) {
+  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void count_outcome(CampaignCell& cell, OutcomeKind kind) {
+  ++cell.cases;
+  if (kind == OutcomeKind::kOk) ++cell.ok;
+  if (kind == OutcomeKind::kLogicError) ++cell.logic_error;
+  if (kind == OutcomeKind::kRuntimeError) ++cell.runtime_error;
+}
+
+// This process's page faults and CPU time so far (all threads).
+struct Usage {
+  int64_t minor_faults = 0, major_faults = 0;
+  double cpu_seconds = 0;
+};
+
+Usage usage_now() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  Usage out;
+  out.minor_faults = u.ru_minflt;
+  out.major_faults = u.ru_majflt;
+  out.cpu_seconds = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+                    static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+  return out;
+}
+
+std::string hex(uint64_t v) {
+  std::ostringstream out;
+  out << std::hex << std::setw(16) << std::setfill('0') << v;
+  return out.str();
+}
+
+// Draws call `index`: a valid call, or (with probability invalid_share) a call breaking one
+// rule. Everything is derived from the case seed, so the draw is replayable alone; the
+// Shrinkable also holds the call's shrink tree (walked only for a finding).
+rc::Shrinkable<Call> draw_shrinkable(const OpGenerators& gens, uint64_t seed,
+                                     double invalid_share) {
+  const double unit = static_cast<double>(seed >> 11) * 0x1.0p-53;
+  const int size = static_cast<int>(seed % 101);
+  const rc::Random random(seed);
+  if (unit < invalid_share && !gens.invalid.empty()) {
+    return gens.invalid[(seed >> 7) % gens.invalid.size()].gen(random, size);
+  }
+  return gens.valid(random, size);
+}
+
+bool draw_call(const OpGenerators& gens, uint64_t seed, double invalid_share, Call& call) {
+  try {
+    call = draw_shrinkable(gens, seed, invalid_share).value();
+    return true;
+  } catch (...) {
+    // A generator that gives up (e.g. a discarded draw) is not a finding of the backends.
+    return false;
+  }
+}
+
+// The exact descriptor of a call (of any length), identifying it; empty for a call that has
+// none (attributes that are not valid UTF-8).
+std::string exact_descriptor(const Call& call, const std::string& backend) {
+  try {
+    return format_call_descriptor(call, backend);
+  } catch (const LogicError&) {
+    return "";
+  }
+}
+
+void describe_finding(CampaignFinding& finding, const Call& call, const std::string& backend) {
+  finding.descriptor_note.clear();
+  finding.descriptor =
+      compact_call_descriptor(judged_call(call), backend, &finding.descriptor_note).value_or("");
+}
+
+// The operators a campaign draws from: the selection, or every record.
+std::vector<const OpInfo*> selected_ops(const Registry& registry, const CampaignOptions& options) {
+  std::vector<const OpInfo*> ops;
+  if (options.ops.empty()) {
+    for (const OpInfo& op : registry.ops()) ops.push_back(&op);
+  } else {
+    for (const std::string& name : options.ops) {
+      const OpInfo* op = registry.find_op(name);
+      check(op != nullptr, "unknown operator '", name, "'");
+      ops.push_back(op);
+    }
+  }
+  return ops;
+}
+
+// result.backends: "reference", then the compared backends (an unavailable one with its reason
+// in skip_reasons).
+void select_backends(const Registry& registry, const CampaignOptions& options,
+                     CampaignResult& result) {
+  std::vector<std::string> others = options.backends.empty() ? other_backends(registry)
+                                                             : options.backends;
+  result.backends.push_back("reference");
+  for (const std::string& name : others) {
+    const Backend* backend = registry.find_backend(name);
+    check(backend != nullptr, "unknown backend '", name, "'");
+    if (name == "reference") continue;
+    result.backends.push_back(name);
+    if (!backend->available) result.skip_reasons[name] = backend->unavailable_reason;
+  }
+}
+
+// One campaign: the result it builds and what its calls share (findings so far, expectation
+// uses, the profile's sums). run() is the loop; each step of a call is a member below.
+class CampaignRun {
+ public:
+  CampaignRun(const Registry& registry, const CampaignOptions& options)
+      : registry_(registry), options_(options) {
+    check(options.shard_count >= 1 && options.shard_index >= 0 &&
+              options.shard_index < options.shard_count,
+          "shard ", options.shard_index + 1, "/", options.shard_count, " is out of range");
+    result_.seed = options.seed;
+    result_.shard_index = options.shard_index;
+    result_.shard_count = options.shard_count;
+    ops_ = selected_ops(registry, options);
+    select_backends(registry, options, result_);
+    compared_.assign(result_.backends.begin() + 1, result_.backends.end());
+    for (const OpInfo* op : ops_) {
+      // An operator the campaign cannot draw calls for is an error, never a silent skip.
+      check(generators_for(*op) != nullptr, "operator '", op->name, "' has no generator record");
+      for (const std::string& b : result_.backends) result_.table[op->name][b];
+    }
+    backend_seconds_.assign(compared_.size(), 0.0);
+  }
+
+  CampaignResult run(const CampaignProgress& progress, double progress_interval) {
+    const Usage usage_start = usage_now();
+    start_ = Clock::now();
+    double last_progress = 0;
+    const auto shards = static_cast<uint64_t>(options_.shard_count);
+    // `local` counts this shard's calls; `index` numbers the call in the whole campaign (the
+    // same as `local` when unsharded, so a seed replays alike sharded or not).
+    const auto jobs = static_cast<uint64_t>(std::max(1, options_.job_count));
+    for (uint64_t local = 0;; ++local) {
+      const uint64_t index = local * shards + static_cast<uint64_t>(options_.shard_index);
+      const double elapsed = since(start_);
+      if (elapsed >= options_.seconds) break;
+      if (jobs == 1 && options_.max_cases >= 0 && result_.calls >= options_.max_cases) break;
+      if (jobs > 1) {
+        // Of several jobs, the calls are bounded by index, so any number of jobs makes the same.
+        if (options_.max_cases >= 0 && local >= static_cast<uint64_t>(options_.max_cases)) break;
+        if ((local / ops_.size()) % jobs != static_cast<uint64_t>(options_.job_index)) continue;
+      }
+      if (progress && elapsed - last_progress >= progress_interval) {
+        last_progress = elapsed;
+        progress(result_, elapsed);
+      }
+      run_call(*ops_[local % ops_.size()], index);
+    }
+    finish(usage_start);
+    return std::move(result_);
+  }
+
+ private:
+  // Draws, judges and counts call `index` of `op`; a failing call becomes a finding.
+  void run_call(const OpInfo& op, uint64_t index) {
+    const OpGenerators* gens = generators_for(op);
+    const uint64_t seed = case_seed(options_.seed, index);
+    Call call;
+    const Clock::time_point draw_start = Clock::now();
+    const bool drawn = draw_call(*gens, seed, options_.invalid_share, call);
+    const Clock::time_point call_start = Clock::now();
+    draw_seconds_ += std::chrono::duration<double>(call_start - draw_start).count();
+    if (!drawn) {
+      ++result_.generator_failures;
+      return;
+    }
+    CallVerdict verdict = judge_call(registry_, call, compared_, std::string(), std::string());
+    result_.op_seconds[op.name] += since(call_start);
+    ++result_.calls;
+    count(op, verdict);
+    const ExpectationEntry* expected_by = expectation_of(op, call, verdict);
+    if (verdict.passed) return;
+    if (expected_by != nullptr) {
+      ++result_.expected_failures;
+    } else {
+      ++result_.mismatches;
+    }
+    const std::string key = finding_signature(op.name, verdict, call.rule);
+    const size_t slot = finding_slot(op, call, verdict, key, seed, index, expected_by);
+    ++result_.findings[slot].calls;
+    if (expected_by != nullptr) return;  // known: no repro, no shrinking time
+    save_repro_of(slot, op, *gens, call, std::move(verdict), key, seed);
+  }
+
+  // The call's outcomes in the table, and its run times in the profile's sums.
+  void count(const OpInfo& op, const CallVerdict& verdict) {
+    reference_seconds_ += verdict.diff.reference_seconds;
+    for (size_t k = 0; k < verdict.diff.runs.size() && k < backend_seconds_.size(); ++k) {
+      backend_seconds_[k] += verdict.diff.runs[k].seconds;
+      compare_seconds_ += verdict.diff.runs[k].compare_seconds;
+    }
+    auto& row = result_.table[op.name];
+    count_outcome(row["reference"], verdict.diff.reference.kind);
+    if (verdict.diff.expectation_failure) ++row["reference"].mismatches;
+    for (const BackendRun& run : verdict.diff.runs) {
+      if (run.skipped) {
+        ++row[run.backend].skipped;
+        continue;
+      }
+      count_outcome(row[run.backend], run.outcome.kind);
+      if (run.difference) ++row[run.backend].mismatches;
+    }
+  }
+
+  // The expectation that makes a failure expected: every backend that failed is listed as
+  // known to fail this call. Counts each matching entry's use either way.
+  const ExpectationEntry* expectation_of(const OpInfo& op, const Call& call,
+                                         const CallVerdict& verdict) {
+    if (options_.expected.empty()) return nullptr;
+    const ExpectationEntry* expected_by = nullptr;
+    bool all_known = !verdict.diff.expectation_failure;
+    const std::string case_name = campaign_case_name(call.rule);
+    for (const BackendRun& run : verdict.diff.runs) {
+      if (run.skipped) continue;
+      const ExpectationEntry* e =
+          options_.expected.match(run.backend, op.name, case_name, call.rule_id);
+      if (e == nullptr) {
+        all_known = all_known && !run.difference;
+        continue;
+      }
+      ++(run.difference ? uses_[e].failures : uses_[e].passes);
+      if (run.difference && expected_by == nullptr) expected_by = e;
+    }
+    return all_known ? expected_by : nullptr;
+  }
+
+  // The place in result.findings of the finding with signature `key`, made on its first call.
+  size_t finding_slot(const OpInfo& op, const Call& call, const CallVerdict& verdict,
+                      const std::string& key, uint64_t seed, uint64_t index,
+                      const ExpectationEntry* expected_by) {
+    auto [slot, first] = finding_index_.try_emplace(key, result_.findings.size());
+    if (!first) return slot->second;
+    CampaignFinding finding;
+    finding.op = op.name;
+    finding.backend = verdict.diff.failing_backend();
+    finding.rule = call.rule;
+    finding.case_seed = seed;
+    finding.first_index = index;
+    finding.key = key;
+    finding.summary = verdict.report;
+    if (expected_by != nullptr) {
+      finding.expected_by = expected_by->source + ": " + expected_by->reason;
+    }
+    describe_finding(finding, call, finding.backend);
+    result_.findings.push_back(std::move(finding));
+    return slot->second;
+  }
+
+  // Shrinks the call and saves it as a repro of finding `slot`, while the bounds leave room.
+  void save_repro_of(size_t slot, const OpInfo& op, const OpGenerators& gens, const Call& call,
+                     CallVerdict verdict, const std::string& key, uint64_t seed) {
+    CampaignFinding& finding = result_.findings[slot];
+    // Bounded whatever the bug: a repeating finding writes at most repros_per_signature
+    // directories, and the whole campaign max_repros directories and about max_repro_bytes.
+    const bool room = !options_.repro_root.empty() &&
+                      static_cast<int>(finding.repro_dirs.size()) < options_.repros_per_signature &&
+                      result_.repros_written < options_.max_repros &&
+                      result_.repro_bytes < options_.max_repro_bytes;
+    if (!room) return;
+    // Shrunk before it is saved: the smallest call the generator's shrink tree gives that shows
+    // the same signature, within the time budget.
+    Call saved = call;
+    std::string note = "case seed " + std::to_string(seed);
+    int64_t drawn_elements = input_elements(call), saved_elements = drawn_elements;
+    if (options_.shrink_seconds > 0) {
+      ShrinkResult shrunk =
+          shrink_finding(registry_, draw_shrinkable(gens, seed, options_.invalid_share), verdict,
+                         compared_, key, options_.shrink_seconds);
+      saved_elements = shrunk.shrunk_elements;
+      note += ", shrunk from " + std::to_string(shrunk.original_elements) + " to " +
+              std::to_string(shrunk.shrunk_elements) + " input elements in " +
+              std::to_string(shrunk.steps) + " steps" +
+              (shrunk.out_of_time ? " (shrink time budget reached)" : "");
+      saved = std::move(shrunk.call);
+      verdict = std::move(shrunk.verdict);
+    }
+    const std::string saved_backend = verdict.diff.failing_backend();
+    const std::string exact = exact_descriptor(judged_call(saved), saved_backend);
+    if (!exact.empty() && !saved_calls_[slot].insert(exact).second) {
+      ++finding.duplicate_repros;  // shrunk to a call this finding's repros hold already
+      return;
+    }
+    save_repro(saved, (std::filesystem::path(options_.repro_root) / (op.name + "-" + hex(seed))).string(),
+               verdict, note);
+    ++result_.repros_written;
+    result_.repro_bytes += directory_bytes(verdict.repro_dir);
+    finding.repro_dirs.push_back(verdict.repro_dir);
+    if (finding.repro_dir.empty()) {
+      finding.original_elements = drawn_elements;
+      finding.shrunk_elements = saved_elements;
+      finding.repro_dir = verdict.repro_dir;
+      finding.case_seed = seed;
+      finding.summary = verdict.report;
+      describe_finding(finding, saved, saved_backend);
+    }
+  }
+
+  // After the loop: backends that compared nothing, expectations that never failed or were
+  // never used, and the profile.
+  void finish(const Usage& usage_start) {
+    for (const std::string& name : compared_) {
+      int64_t runs = 0;
+      for (const auto& [op_name, row] : result_.table) runs += row.at(name).cases;
+      if (runs > 0) continue;
+      const Backend* backend = registry_.find_backend(name);
+      // With the default selection an unavailable backend (no GPU) is a listed skip; one asked
+      // for by name, or an available one, that compared nothing fails the campaign.
+      if (!backend->available && options_.backends.empty()) continue;
+      result_.nothing_compared[name] =
+          !backend->available ? "unavailable: " + backend->unavailable_reason
+                              : (result_.calls == 0 ? "no call was made"
+                                                    : "skipped on every call (implements none "
+                                                      "of the selected operators)");
+    }
+    result_.declared_not_compared = declared_not_compared(registry_, compared_, result_);
+    for (const auto& [entry, use] : uses_) {
+      if (use.failures == 0 && use.passes > 0) {
+        result_.unexpected_passes.push_back(concat(entry->source, " ", entry->selector(), ": ",
+                                                   use.passes, " runs selected, none failed"));
+      }
+    }
+    result_.stale_expectations = stale_entries(options_.expected, uses_);
+    result_.seconds = since(start_);
+    const Usage usage_end = usage_now();
+    result_.minor_faults = usage_end.minor_faults - usage_start.minor_faults;
+    result_.major_faults = usage_end.major_faults - usage_start.major_faults;
+    result_.cpu_seconds = usage_end.cpu_seconds - usage_start.cpu_seconds;
+    double measured = draw_seconds_ + reference_seconds_ + compare_seconds_;
+    result_.phase_seconds["draw"] = draw_seconds_;
+    result_.phase_seconds["backend:reference"] = reference_seconds_;
+    for (size_t k = 0; k < compared_.size(); ++k) {
+      result_.phase_seconds["backend:" + compared_[k]] += backend_seconds_[k];
+      measured += backend_seconds_[k];
+    }
+    result_.phase_seconds["compare"] = compare_seconds_;
+    result_.phase_seconds["bookkeeping"] = std::max(0.0, result_.seconds - measured);
+  }
+
+  const Registry& registry_;
+  const CampaignOptions& options_;
+  CampaignResult result_;
+  std::vector<const OpInfo*> ops_;
+  std::vector<std::string> compared_;  // result_.backends less the reference
+  std::map<std::string, size_t> finding_index_;  // signature -> its place in findings
+  // Per finding, the exact descriptors of the calls its repros hold: a shrunk call already saved
+  // is the same call (the descriptor names it exactly), so it is not written again.
+  std::map<size_t, std::set<std::string>> saved_calls_;
+  std::map<const ExpectationEntry*, EntryUse> uses_;
+  // The profile's phases (CampaignResult::phase_seconds), summed per call; each compared
+  // backend's run time by its place in `compared_` (the diff engine returns the runs in order).
+  double draw_seconds_ = 0, reference_seconds_ = 0, compare_seconds_ = 0;
+  std::vector<double> backend_seconds_;
+  Clock::time_point start_;
+};
+
+}  // namespace
+
+std::string join_names(const std::set<std::string>& names) {
+  std::string text;
+  for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
+  return text;
+}
+
+std::map<std::string, std::set<std::string>> declared_not_compared(
+    const Registry& registry, const std::vector<std::string>& compared,
+    const CampaignResult& result) {
+  std::map<std::string, std::set<std::string>> missing;
+  for (const std::string& name : compared) {
+    const Backend* backend = registry.find_backend(name);
+    if (backend == nullptr || !backend->available || result.nothing_compared.count(name)) continue;
+    for (const auto& [op, row] : result.table) {
+      if (backend->declared_ops.count(op) == 0) continue;
+      const auto cell = row.find(name);
+      if (cell == row.end() || cell->second.cases == 0) missing[name].insert(op);
+    }
+  }
+  return missing;
+}
+
+CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
+                            const CampaignProgress& progress, double progress_interval) {
+  return CampaignRun(registry, options).run(progress, progress_interval);
+}
+
+}  // namespace cvm

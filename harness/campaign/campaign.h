@@ -1,0 +1,133 @@
+// A time-boxed differential campaign: draws calls from every operator's generator records
+// (valid calls and calls breaking one rule) and judges each on every backend. The sequence of
+// calls is a pure function of the seed, so a campaign is replayable; time only bounds its length.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cvmcheck/registry.h"
+#include "harness/findings/expectations.h"
+
+namespace cvm {
+
+struct CampaignOptions {
+  double seconds = 20;
+  int64_t max_cases = -1;              // stop after this many calls (-1: time only)
+  std::vector<std::string> ops;        // canonical names; empty: every operator
+  std::vector<std::string> backends;   // compared with the reference; empty: all others
+  uint64_t seed = 0;
+  double invalid_share = 0.3;          // share of calls that break one rule
+  std::string repro_root;              // where repro directories go; empty: none written
+  // Repros are bounded however often a bug repeats: at most `max_repros` directories in all,
+  // `repros_per_signature` per finding signature, and no new one once `max_repro_bytes` have
+  // been written.
+  int max_repros = 20;
+  int repros_per_signature = 1;
+  int64_t max_repro_bytes = 16 << 20;
+  // Time to shrink a finding before its repro is saved (0: saved as drawn).
+  double shrink_seconds = 2;
+  // Shard `shard_index` (0-based) of `shard_count`: this run makes only the calls whose index
+  // is shard_index modulo shard_count, so shards of one seed draw disjoint calls and a CI
+  // matrix scales a campaign out; each shard still cycles through every selected operator.
+  int shard_index = 0;
+  int shard_count = 1;
+  // Known failures of the backends under test (docs/expected-failures.md): a failing call whose
+  // every failing backend is selected by an entry is an expected failure, not a mismatch.
+  ExpectationSet expected;
+  // Job `job_index` of `job_count` processes sharing this campaign (--jobs): it makes the calls
+  // of every job_count-th round of the operator cycle (a round: one call per selected
+  // operator), so each job draws every operator and, with max_cases, the calls made are the same
+  // whatever the number of jobs (each call's seed derives from its index).
+  int job_index = 0;
+  int job_count = 1;
+};
+
+// One cell of the conformance table (operator x backend).
+struct CampaignCell {
+  int64_t cases = 0, ok = 0, logic_error = 0, runtime_error = 0, mismatches = 0, skipped = 0;
+};
+
+// One finding: every failing call with the same signature, which is what a developer would call
+// "the same bug": operator, backend, what differs (value, shape, precision, dtype, output
+// count, error class with both classes, or the reference breaking its expectation with the
+// rule) and which output, never the index where it showed.
+struct CampaignFinding {
+  std::string op, backend, rule, summary, repro_dir;  // of the first call; repro_dir may be empty
+  uint64_t case_seed = 0;                             // the first call's
+  std::string key;                                    // the signature
+  int64_t calls = 0;                                  // failing calls with this signature
+  std::vector<std::string> repro_dirs;                // every repro written for it
+  int64_t original_elements = 0, shrunk_elements = 0;  // the first repro's inputs, drawn/saved
+  std::string expected_by;  // an expected failure: the entry's "FILE:LINE: reason"
+  uint64_t first_index = 0;  // the first failing call's index in the campaign
+  // The one-line call descriptor (harness/engine/call_descriptor.h) of the repro's saved (shrunk) call
+  // on `backend`, or of the first failing call when no repro was written; empty when the call
+  // has none short enough for one line, and then `descriptor_note` says why.
+  std::string descriptor, descriptor_note;
+  // Repros not written because the shrunk call was one this finding had saved already (the same
+  // descriptor: the same call); only with repros_per_signature above 1.
+  int64_t duplicate_repros = 0;
+};
+
+struct CampaignResult {
+  uint64_t seed = 0;
+  int shard_index = 0, shard_count = 1;
+  double seconds = 0;
+  int64_t calls = 0;
+  int64_t generator_failures = 0;      // draws a generator could not complete (not a finding)
+  std::vector<std::string> backends;   // "reference" first
+  std::map<std::string, std::map<std::string, CampaignCell>> table;  // op -> backend -> cell
+  std::map<std::string, std::string> skip_reasons;  // backend -> why skipped (unavailable)
+  std::vector<CampaignFinding> findings;  // one per signature, in order of first appearance
+  int64_t mismatches = 0;                 // every failing call, before grouping
+  int64_t expected_failures = 0;          // failing calls an expected-failure entry selects
+  // Entries that selected calls none of which failed (the gap may be fixed; a random campaign
+  // cannot prove it) and entries that selected no call at all.
+  std::vector<std::string> unexpected_passes, stale_expectations;
+  int64_t repros_written = 0, repro_bytes = 0;
+  // Compared backends that compared no call at all (skipped on every one), with why; a
+  // campaign that checked nothing for a backend must not pass silently.
+  std::map<std::string, std::string> nothing_compared;
+  // Available backends that compared some calls but skipped every call of operators they
+  // declare (Backend::declared_ops): backend -> those operators. Fails the campaign as above.
+  std::map<std::string, std::set<std::string>> declared_not_compared;
+  std::map<std::string, double> op_seconds;  // time spent per operator
+  // Where the campaign's wall time went, in seconds (always measured: a few clock reads per
+  // backend run; docs/performance.md, "Harness throughput"): "draw" (the generators),
+  // "backend:<name>" for the reference and each compared backend (its run_op_outcome),
+  // "compare" (the outcome comparisons) and "bookkeeping" (the rest: the table, expected-failure
+  // matching, signatures, shrinking and repros, progress). With --jobs each is the sum over the
+  // jobs, so the phases add up to about jobs x seconds.
+  std::map<std::string, double> phase_seconds;
+  // What the campaign's process(es) used while it ran (getrusage, summed over jobs): page faults
+  // (minor: no I/O; major: read from disk) and CPU time (user + system, all threads).
+  int64_t minor_faults = 0, major_faults = 0;
+  double cpu_seconds = 0;
+};
+
+// Progress callback: called about every `progress_interval` seconds with the partial result.
+using CampaignProgress = std::function<void(const CampaignResult&, double elapsed)>;
+
+// RuntimeError for an unknown operator or backend name.
+// "a, b, c": operator names for a message.
+std::string join_names(const std::set<std::string>& names);
+
+// The declared operators each compared backend skipped on every call of `result`'s table
+// (CampaignResult::declared_not_compared).
+std::map<std::string, std::set<std::string>> declared_not_compared(
+    const Registry& registry, const std::vector<std::string>& compared,
+    const CampaignResult& result);
+
+CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
+                            const CampaignProgress& progress = nullptr,
+                            double progress_interval = 0.5);
+
+// The seed of call number `index` of a campaign with `seed` (splitmix64).
+uint64_t case_seed(uint64_t seed, uint64_t index);
+
+}  // namespace cvm

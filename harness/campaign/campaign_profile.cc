@@ -1,0 +1,50 @@
+#include "harness/campaign/campaign_profile.h"
+
+#include <iomanip>
+#include <sstream>
+#include <vector>
+
+namespace cvm {
+
+std::string campaign_profile(const CampaignResult& result, int jobs) {
+  std::vector<std::string> order = {"draw"};
+  for (const std::string& backend : result.backends) order.push_back("backend:" + backend);
+  order.push_back("compare");
+  order.push_back("bookkeeping");
+  for (const auto& [phase, seconds] : result.phase_seconds) {  // any other, after the known ones
+    bool listed = false;
+    for (const std::string& name : order) listed = listed || name == phase;
+    if (!listed) order.insert(order.end() - 1, phase);
+  }
+  double total = 0;
+  for (const auto& [phase, seconds] : result.phase_seconds) total += seconds;
+  const double calls = static_cast<double>(result.calls);
+  std::ostringstream out;
+  out << std::fixed;
+  out << "profile of " << result.calls << " calls"
+      << (jobs > 1 ? ", phases summed over " + std::to_string(jobs) + " jobs" : std::string())
+      << ":\n";
+  const int width = 34;
+  out << std::left << std::setw(width) << "phase" << std::right << std::setw(11) << "seconds"
+      << std::setw(9) << "share" << std::setw(12) << "us/call" << "\n";
+  const auto row = [&](const std::string& name, double seconds) {
+    out << std::left << std::setw(width) << name << std::right << std::setw(11)
+        << std::setprecision(3) << seconds << std::setw(8) << std::setprecision(1)
+        << (total > 0 ? 100 * seconds / total : 0.0) << "%" << std::setw(12)
+        << std::setprecision(1) << (calls > 0 ? 1e6 * seconds / calls : 0.0) << "\n";
+  };
+  for (const std::string& phase : order) {
+    const auto it = result.phase_seconds.find(phase);
+    if (it != result.phase_seconds.end()) row(phase, it->second);
+  }
+  row("total", total);
+  const double faults = static_cast<double>(result.minor_faults + result.major_faults);
+  out << "profile: " << std::setprecision(0) << (result.seconds > 0 ? calls / result.seconds : 0.0)
+      << " calls/s, " << std::setprecision(2) << (calls > 0 ? faults / calls : 0.0)
+      << " page faults/call (minor " << result.minor_faults << ", major " << result.major_faults
+      << "), " << (result.seconds > 0 ? result.cpu_seconds / result.seconds : 0.0)
+      << " CPUs used (" << result.cpu_seconds << " CPU-s in " << result.seconds << " s)\n";
+  return out.str();
+}
+
+}  // namespace cvm

@@ -1,0 +1,215 @@
+// The campaign's reports (campaign_report.h): what the table, the JSON and the JUnit XML say
+// about a CampaignResult.
+#include "harness/campaign/campaign_report.h"
+
+#include <iomanip>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/engine/call_descriptor.h"
+
+namespace cvm {
+
+std::string campaign_table(const CampaignResult& result) {
+  std::ostringstream out;
+  const int name_width = 22, backend_width = 22;
+  out << std::left << std::setw(name_width) << "operator" << std::setw(backend_width) << "backend"
+      << std::right << std::setw(9) << "cases" << std::setw(9) << "ok" << std::setw(9) << "logic"
+      << std::setw(9) << "runtime" << std::setw(10) << "mismatch" << std::setw(9) << "skipped"
+      << "\n";
+  CampaignCell totals;
+  for (const auto& [op, row] : result.table) {
+    for (const std::string& backend : result.backends) {
+      const CampaignCell& c = row.at(backend);
+      out << std::left << std::setw(name_width) << op << std::setw(backend_width) << backend
+          << std::right << std::setw(9) << c.cases << std::setw(9) << c.ok << std::setw(9)
+          << c.logic_error << std::setw(9) << c.runtime_error << std::setw(10) << c.mismatches
+          << std::setw(9) << c.skipped << "\n";
+      totals.cases += c.cases;
+      totals.mismatches += c.mismatches;
+      totals.skipped += c.skipped;
+    }
+  }
+  out << "calls " << result.calls << " in " << std::fixed << std::setprecision(1)
+      << result.seconds << " s (" << std::setprecision(0)
+      << (result.seconds > 0 ? static_cast<double>(result.calls) / result.seconds : 0.0)
+      << " calls/s), backend runs " << totals.cases << ", skipped " << totals.skipped
+      << ", mismatching calls " << result.mismatches
+      << (result.expected_failures > 0
+              ? " (+" + std::to_string(result.expected_failures) + " expected failures)"
+              : std::string())
+      << ", findings " << result.findings.size()
+      << ", repros " << result.repros_written << " (" << result.repro_bytes << " bytes), seed "
+      << result.seed;
+  if (result.shard_count > 1) {
+    out << ", shard " << result.shard_index + 1 << "/" << result.shard_count;
+  }
+  out << "\n";
+  for (const CampaignFinding& f : result.findings) {
+    if (!f.expected_by.empty()) {
+      out << "expected failure " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
+          << " (" << f.expected_by << ")\n";
+      continue;
+    }
+    out << "finding " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
+        << (f.repro_dir.empty()
+                ? ", no repro written (repro bound reached)"
+                : ", repro " + f.repro_dir + " (" + std::to_string(f.shrunk_elements) +
+                      " input elements, drawn with " + std::to_string(f.original_elements) + ")")
+        << (f.duplicate_repros > 0
+                ? ", " + std::to_string(f.duplicate_repros) + " more shrunk to a saved call"
+                : std::string())
+        << "\n";
+    // The exact call (the repro's, shrunk), replayable with `cvmcheck run --call '...'`.
+    out << "  call: "
+        << (f.descriptor.empty() ? "(no descriptor: " + f.descriptor_note + ")"
+            : f.descriptor.size() > kTableDescriptorChars
+                ? "(" + std::to_string(f.descriptor.size()) +
+                      " characters: in campaign.json and the repro's __REPRO --call line)"
+                : "'" + f.descriptor + "'")
+        << "\n";
+  }
+  for (const std::string& line : result.unexpected_passes) out << "unexpected pass: " << line << "\n";
+  for (const std::string& line : result.stale_expectations) out << line << "\n";
+  for (const auto& [backend, why] : result.nothing_compared) {
+    out << "nothing compared for backend " << backend << ": " << why << "\n";
+  }
+  for (const auto& [backend, ops] : result.declared_not_compared) {
+    out << "nothing compared for backend " << backend << " on " << join_names(ops)
+        << ": it declares them but skipped every call\n";
+  }
+  for (const auto& [backend, reason] : result.skip_reasons) {
+    out << "skipped backend " << backend << ": " << reason << "\n";
+  }
+  if (result.generator_failures > 0) {
+    out << "generator draws abandoned: " << result.generator_failures << "\n";
+  }
+  return out.str();
+}
+
+std::string campaign_json(const CampaignResult& result) {
+  nlohmann::json json;
+  json["seed"] = result.seed;
+  json["shard"] = std::to_string(result.shard_index + 1) + "/" + std::to_string(result.shard_count);
+  json["seconds"] = result.seconds;
+  json["calls"] = result.calls;
+  json["mismatching_calls"] = result.mismatches;
+  json["expected_failures"] = result.expected_failures;
+  json["unexpected_passes"] = result.unexpected_passes;
+  json["stale_expectations"] = result.stale_expectations;
+  json["repros_written"] = result.repros_written;
+  json["repro_bytes"] = result.repro_bytes;
+  json["nothing_compared"] = result.nothing_compared;
+  json["declared_not_compared"] = result.declared_not_compared;
+  json["generator_failures"] = result.generator_failures;
+  json["backends"] = result.backends;
+  json["skipped_backends"] = result.skip_reasons;
+  json["phase_seconds"] = result.phase_seconds;
+  json["page_faults"] = {{"minor", result.minor_faults}, {"major", result.major_faults}};
+  json["cpu_seconds"] = result.cpu_seconds;
+  for (const auto& [op, row] : result.table) {
+    for (const auto& [backend, c] : row) {
+      json["table"][op][backend] = {{"cases", c.cases},           {"ok", c.ok},
+                                    {"logic_error", c.logic_error}, {"runtime_error", c.runtime_error},
+                                    {"mismatches", c.mismatches}, {"skipped", c.skipped}};
+    }
+    const auto it = result.op_seconds.find(op);
+    json["op_seconds"][op] = it == result.op_seconds.end() ? 0.0 : it->second;
+  }
+  json["findings"] = nlohmann::json::array();
+  for (const CampaignFinding& f : result.findings) {
+    json["findings"].push_back({{"op", f.op},
+                                {"backend", f.backend},
+                                {"rule", f.rule},
+                                {"case_seed", f.case_seed},
+                                {"signature", f.key},
+                                {"calls", f.calls},
+                                {"repro_dir", f.repro_dir},
+                                {"repro_dirs", f.repro_dirs},
+                                {"drawn_input_elements", f.original_elements},
+                                {"repro_input_elements", f.shrunk_elements},
+                                {"expected_by", f.expected_by},
+                                {"first_index", f.first_index},
+                                {"descriptor", f.descriptor},
+                                {"descriptor_note", f.descriptor_note},
+                                {"duplicate_repros", f.duplicate_repros},
+                                {"report", f.summary}});
+  }
+  return json.dump(2) + "\n";
+}
+
+namespace {
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default:
+        // Control characters other than tab/newline are not allowed in XML 1.0.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
+          out += ' ';
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string campaign_junit(const CampaignResult& result) {
+  int64_t tests = 0, failures = 0, skipped = 0;
+  std::ostringstream cases;
+  for (const auto& [op, row] : result.table) {
+    for (const std::string& backend : result.backends) {
+      const CampaignCell& c = row.at(backend);
+      ++tests;
+      cases << "  <testcase classname=\"cvmcheck." << xml_escape(op) << "\" name=\""
+            << xml_escape(backend) << "\">";
+      if (c.mismatches > 0) {
+        ++failures;
+        std::string details;
+        for (const CampaignFinding& f : result.findings) {
+          if (f.op == op && f.backend == backend) details += f.summary + "\n";
+        }
+        cases << "<failure message=\"" << c.mismatches << " mismatching calls of " << c.cases
+              << "\">" << xml_escape(details) << "</failure>";
+      } else if (c.cases == 0) {
+        ++skipped;
+        const auto reason = result.skip_reasons.find(backend);
+        cases << "<skipped message=\""
+              << xml_escape(reason != result.skip_reasons.end() ? reason->second
+                                                               : "not implemented or no calls")
+              << "\"/>";
+      }
+      cases << "</testcase>\n";
+    }
+  }
+  for (const auto& [backend, why] : result.nothing_compared) {
+    ++tests;
+    ++failures;
+    cases << "  <testcase classname=\"cvmcheck.nothing_compared\" name=\"" << xml_escape(backend)
+          << "\"><failure message=\"nothing compared: " << xml_escape(why) << "\"/></testcase>\n";
+  }
+  for (const auto& [backend, ops] : result.declared_not_compared) {
+    ++tests;
+    ++failures;
+    cases << "  <testcase classname=\"cvmcheck.declared_not_compared\" name=\""
+          << xml_escape(backend) << "\"><failure message=\"declared but skipped on every call: "
+          << xml_escape(join_names(ops)) << "\"/></testcase>\n";
+  }
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<testsuite name=\"cvmcheck-campaign\" tests=\"" << tests << "\" failures=\"" << failures
+      << "\" skipped=\"" << skipped << "\" time=\"" << result.seconds << "\">\n"
+      << cases.str() << "</testsuite>\n";
+  return out.str();
+}
+
+}  // namespace cvm

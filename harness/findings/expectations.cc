@@ -1,0 +1,126 @@
+#include "harness/findings/expectations.h"
+
+#include <fnmatch.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "cvmcheck/errors.h"
+
+namespace cvm {
+namespace {
+
+bool glob(const std::string& pattern, const std::string& text) {
+  return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+bool is_link(const std::string& word) {
+  return word.rfind("http://", 0) == 0 || word.rfind("https://", 0) == 0 ||
+         word.rfind("docs/", 0) == 0;
+}
+
+}  // namespace
+
+std::string ExpectationEntry::selector() const {
+  return rule_glob.empty() ? op_glob + "/" + case_glob : "rule:" + rule_glob;
+}
+
+ExpectedFailures ExpectedFailures::read(const std::string& path) {
+  std::ifstream in(path);
+  verify(in.good(), "cannot read the expected-failure list ", path);
+  ExpectedFailures list;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const size_t hash = line.find('#');
+    if (hash != std::string::npos) line = line.substr(0, hash);
+    std::istringstream words(line);
+    std::string selector;
+    if (!(words >> selector)) continue;
+    ExpectationEntry e;
+    e.source = path + ":" + std::to_string(number);
+    if (selector.rfind("rule:", 0) == 0) {
+      e.rule_glob = selector.substr(5);
+      e.op_glob = e.case_glob = "*";
+      verify(!e.rule_glob.empty(), e.source, ": empty rule selector");
+    } else {
+      const size_t slash = selector.find('/');
+      verify(slash != std::string::npos && slash > 0 && slash + 1 < selector.size(), e.source,
+             ": selector '", selector, "' is neither OP/CASE nor rule:GLOB");
+      e.op_glob = selector.substr(0, slash);
+      e.case_glob = selector.substr(slash + 1);
+    }
+    std::vector<std::string> rest;
+    for (std::string w; words >> w;) rest.push_back(w);
+    if (!rest.empty() && is_link(rest.back())) {
+      e.link = rest.back();
+      rest.pop_back();
+    }
+    for (const std::string& w : rest) e.reason += (e.reason.empty() ? "" : " ") + w;
+    verify(!e.reason.empty(), e.source, ": entry '", selector, "' has no reason");
+    list.add(std::move(e));
+  }
+  return list;
+}
+
+int ExpectedFailures::match(const std::string& op, const std::string& case_name,
+                            const std::string& rule) const {
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const ExpectationEntry& e = entries_[i];
+    if (!e.rule_glob.empty()) {
+      if (!rule.empty() && glob(e.rule_glob, rule)) return static_cast<int>(i);
+    } else if (glob(e.op_glob, op) && glob(e.case_glob, case_name)) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+const ExpectationEntry* ExpectationSet::match(const std::string& backend, const std::string& op,
+                                              const std::string& case_name,
+                                              const std::string& rule) const {
+  for (const std::string& key : {backend, std::string()}) {
+    const auto it = by_backend.find(key);
+    if (it == by_backend.end()) continue;
+    const int i = it->second.match(op, case_name, rule);
+    if (i >= 0) return &it->second.entries()[static_cast<size_t>(i)];
+  }
+  return nullptr;
+}
+
+ExpectationSet read_expectations(const std::vector<std::string>& for_all,
+                                 const std::vector<std::string>& for_one) {
+  ExpectationSet set;
+  const auto append = [&](const std::string& backend, const std::string& path) {
+    const ExpectedFailures list = ExpectedFailures::read(path);
+    for (const ExpectationEntry& e : list.entries()) set.by_backend[backend].add(e);
+  };
+  for (const std::string& path : for_all) append("", path);
+  for (const std::string& spec : for_one) {
+    const size_t eq = spec.find('=');
+    verify(eq != std::string::npos && eq > 0 && eq + 1 < spec.size(), "--xfail-for '", spec,
+           "': expected BACKEND=FILE");
+    append(spec.substr(0, eq), spec.substr(eq + 1));
+  }
+  return set;
+}
+
+std::string campaign_case_name(const std::string& rule) {
+  return rule.empty() ? "valid" : "invalid_" + rule;
+}
+
+std::vector<std::string> stale_entries(const ExpectationSet& set,
+                                       const std::map<const ExpectationEntry*, EntryUse>& uses) {
+  std::vector<std::string> lines;
+  for (const auto& [backend, list] : set.by_backend) {
+    for (const ExpectationEntry& e : list.entries()) {
+      const auto it = uses.find(&e);
+      if (it == uses.end() || (it->second.failures == 0 && it->second.passes == 0)) {
+        lines.push_back("stale: " + e.source + " " + e.selector() + " (matched no case" +
+                        (backend.empty() ? "" : " of " + backend) + ")");
+      }
+    }
+  }
+  return lines;
+}
+
+}  // namespace cvm

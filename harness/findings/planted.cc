@@ -1,0 +1,128 @@
+#include "harness/findings/planted.h"
+
+#include <cstdlib>
+#include <sstream>
+
+#include "cvmcheck/errors.h"
+#include "cvmcheck/precision.h"
+
+namespace cvm {
+namespace {
+
+int64_t clip(int64_t v, int64_t a) { return v < -a ? -a : (v > a ? a : v); }
+
+// Replaces each output value by f(value, flat index, ctx), keeping shapes and precisions.
+template <typename F>
+Kernel map_outputs(Kernel inner, F f) {
+  return [inner, f](const OpContext& ctx) {
+    std::vector<Tensor> outputs = inner(ctx);
+    for (Tensor& y : outputs) {
+      for (int64_t i = 0; i < y.size(); ++i) y.set(i, f(y.get(i), i, ctx));
+    }
+    return outputs;
+  };
+}
+
+Kernel planted_kernel(const Kernel& inner, const std::string& backend) {
+  if (backend == "planted-max-clamps-at-zero") {
+    // The original runtime's max over axis=() started from 0 instead of the first element.
+    return map_outputs(inner, [](int32_t v, int64_t, const OpContext&) { return v < 0 ? 0 : v; });
+  }
+  if (backend == "planted-right-shift-ties-to-zero") {
+    // Rounds x / 2^s half toward zero instead of half toward +infinity.
+    return map_outputs(inner, [](int32_t v, int64_t i, const OpContext& ctx) {
+      const int64_t s = ctx.attrs.i("shift_bit");
+      const int64_t x = ctx.inputs[0].get(i);
+      const int64_t half = int64_t{1} << (s - 1);
+      const int64_t rem = ((x % (2 * half)) + 2 * half) % (2 * half);
+      const bool positive_tie = x > 0 && rem == half;
+      return static_cast<int32_t>(
+          positive_tie ? clip(int64_t{v} - 1, alpha(static_cast<int>(ctx.attrs.i("precision"))))
+                       : v);
+    });
+  }
+  if (backend == "planted-clip-upper-bound-off-by-one") {
+    // cvm_clip's upper bound one below alpha(precision).
+    return map_outputs(inner, [](int32_t v, int64_t, const OpContext& ctx) {
+      const int64_t a = alpha(static_cast<int>(ctx.attrs.i("precision")));
+      return static_cast<int32_t>(v > a - 1 ? a - 1 : v);
+    });
+  }
+  if (backend == "planted-sum-error-class-swapped") {
+    // Reports bad inputs as implementation failures.
+    return [inner](const OpContext& ctx) {
+      try {
+        return inner(ctx);
+      } catch (const LogicError& e) {
+        throw RuntimeError(e.what());
+      }
+    };
+  }
+  if (backend == "planted-sum-duplicate-axis-wrong-rule") {
+    // The right class for the wrong reason: a repeated axis reported as an axis out of range,
+    // as when the duplicate check is folded into the range check. Only rule ids can tell.
+    return [inner](const OpContext& ctx) {
+      try {
+        return inner(ctx);
+      } catch (const LogicError& e) {
+        if (e.rule() == "axis_duplicate") throw LogicError(e.what(), "axis_out_of_range");
+        throw;
+      }
+    };
+  }
+  if (backend == "planted-broadcast-add-precision-too-small") {
+    // Infers max(p0, p1) instead of max(p0, p1) + 1.
+    return [inner](const OpContext& ctx) {
+      std::vector<Tensor> outputs = inner(ctx);
+      for (Tensor& y : outputs) y.set_precision(y.precision() - 1);
+      return outputs;
+    };
+  }
+  fail_runtime("unknown planted backend '", backend, "'");
+}
+
+}  // namespace
+
+const std::vector<PlantedBug>& planted_bugs() {
+  static const std::vector<PlantedBug> bugs = {
+      {"planted-max-clamps-at-zero", "max", "max returns max(0, true max)", false},
+      {"planted-right-shift-ties-to-zero", "cvm_right_shift",
+       "cvm_right_shift rounds positive ties toward zero", false},
+      {"planted-clip-upper-bound-off-by-one", "cvm_clip",
+       "cvm_clip clips to alpha - 1 instead of alpha", false},
+      {"planted-sum-error-class-swapped", "sum", "sum raises runtime_error for bad inputs", true},
+      {"planted-broadcast-add-precision-too-small", "broadcast_add",
+       "broadcast_add infers max(p0, p1) instead of max(p0, p1) + 1", false},
+      {"planted-sum-duplicate-axis-wrong-rule", "sum",
+       "sum reports a repeated axis as sum.axis_out_of_range (right class, wrong rule id)", true},
+  };
+  return bugs;
+}
+
+Backend make_planted_backend(const Backend& reference, const PlantedBug& bug) {
+  Backend backend;
+  backend.name = bug.backend;
+  auto it = reference.kernels.find(bug.op);
+  if (it != reference.kernels.end()) backend.add(bug.op, planted_kernel(it->second, bug.backend));
+  return backend;
+}
+
+void add_planted_from_env(Registry& registry) {
+  const char* text = std::getenv("CVMCHECK_PLANTED");
+  if (text == nullptr || *text == '\0') return;
+  const Backend* reference = registry.find_backend("reference");
+  if (reference == nullptr) return;
+  const std::string wanted = std::string(",") + text + ",";
+  // Made first, added after: add_backend may reallocate the registry's backends, which would
+  // leave `reference` dangling for the next planted backend (all but the first then had no
+  // kernel, so CVMCHECK_PLANTED=all compared nothing on four of the five).
+  std::vector<Backend> planted;
+  for (const PlantedBug& bug : planted_bugs()) {
+    if (wanted == ",all," || wanted.find("," + bug.backend + ",") != std::string::npos) {
+      planted.push_back(make_planted_backend(*reference, bug));
+    }
+  }
+  for (Backend& backend : planted) registry.add_backend(std::move(backend));
+}
+
+}  // namespace cvm

@@ -1,0 +1,120 @@
+// Generators of operator calls (RapidCheck), one OpGenerators record per operator, attached to
+// the operator's OpInfo by its record file (harness/gen/<family>_gen.cc). Valid generators cover the
+// whole valid attribute space (both ends of every range, negative axes, empty tuples) with
+// values biased to the edges that matter; each invalid generator breaks exactly one rule and
+// says which.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cvmcheck/op_list.h"
+#include "cvmcheck/precision.h"
+#include "harness/engine/call.h"
+
+namespace cvm {
+
+struct InvalidGenerator {
+  std::string rule;       // e.g. "axis_out_of_range"
+  rc::Gen<Call> gen;      // calls breaking that rule; expected outcome logic_error
+};
+
+struct OpGenerators {
+  rc::Gen<Call> valid = rc::gen::just(Call{});  // must succeed on the reference
+  std::vector<InvalidGenerator> invalid;        // operator-specific rules
+};
+
+// Operator name (canonical) -> its generators. Each family file harness/gen/<family>_gen.cc fills in
+// its operators; the shared input-side rules (common_invalid) are appended by generators_for.
+using GeneratorTable = std::map<std::string, OpGenerators>;
+
+#define CVMCHECK_FAMILY_GENERATORS(family) void add_##family##_generators(GeneratorTable& table);
+CVMCHECK_FAMILIES(CVMCHECK_FAMILY_GENERATORS)
+#undef CVMCHECK_FAMILY_GENERATORS
+
+// The generators of `op`: its family's record plus common_invalid. nullptr when the operator
+// has no generator record yet (a test requires every operator to have one).
+const OpGenerators* generators_for(const OpInfo& op);
+
+namespace gen {
+
+// Element budget of one generated tensor: keeps one case in the milliseconds.
+inline constexpr int64_t kMaxElements = 2048;
+
+// A precision in [lo, hi], with both ends weighted up.
+rc::Gen<int> precision(int lo = 1, int hi = 32);
+
+// A value of precision p, biased to 0, +-1, +-alpha(p), +-(alpha(p)-1), powers of two and their
+// neighbours; otherwise uniform in [-alpha(p), alpha(p)].
+rc::Gen<int32_t> value(int p);
+
+// A tensor of `shape` with values distributed as value(p) (the fast fill of harness/gen/value_fill.h:
+// one draw per tensor); int8 storage when `int8` (p must be <= 8).
+rc::Gen<Tensor> tensor(const Shape& shape, int p, bool int8 = false);
+
+// While one is alive on this thread, tensor() draws every element from value(p) through
+// RapidCheck, as it did before the fast fill: the golden fixtures are drawn so, which keeps
+// their bytes (and the names other implementations list expected failures by) unchanged.
+struct ScopedPerElementValues {
+  ScopedPerElementValues();
+  ~ScopedPerElementValues();
+  ScopedPerElementValues(const ScopedPerElementValues&) = delete;
+  ScopedPerElementValues& operator=(const ScopedPerElementValues&) = delete;
+};
+// As above, choosing int8 storage at random when p <= 8.
+rc::Gen<Tensor> tensor_any_dtype(const Shape& shape, int p);
+
+// A shape of ndim in [min_ndim, max_ndim], each dim in [1, max_dim], with at most
+// `max_elements` elements (dims are shrunk to fit, never the ndim).
+rc::Gen<Shape> shape(int min_ndim, int max_ndim, int64_t max_dim = 8,
+                     int64_t max_elements = kMaxElements);
+
+// An axis in [-n, n).
+rc::Gen<int64_t> axis(int n);
+// A random subset of the axes of an n-dim tensor (possibly empty), in random order, each
+// spelled either as itself or as its negative alias (a - n). No two name the same axis.
+rc::Gen<std::vector<int64_t>> distinct_axes(int n);
+// Axis `a` in [0, n) spelled as a or a - n at random.
+rc::Gen<int64_t> spell_axis(int64_t a, int n);
+
+// The attribute string of a tuple, in one of the accepted spellings: "(1, 2)", "[1,2]", "(1,)",
+// "()", or a bare "3" for one entry.
+rc::Gen<std::string> tuple_text(const std::vector<int64_t>& entries);
+std::string tuple_text_plain(const std::vector<int64_t>& entries);  // "(1, 2)" / "(1,)" / "()"
+// The attribute string of a bool in one of its six spellings.
+rc::Gen<std::string> bool_text(bool value);
+
+// Input-side invalid generators every operator shares, derived from a valid generator: a value
+// outside its precision (including INT32_MIN), precision 0 or 33, int8 with precision > 8, one
+// input too many or too few, an unknown attribute key, a non-string attribute value, a
+// malformed attribute value for each schema entry.
+std::vector<InvalidGenerator> common_invalid(const OpInfo& op, const rc::Gen<Call>& valid);
+
+// A Call with expected outcome logic_error breaking `rule` (a generator's rule name), with the
+// rule's id (rule_id below) set.
+Call invalid_call(Call call, const std::string& rule);
+
+// The generator record's helpers, drawn inside a generator (rc::gen::exec) or a property.
+// The generator of calls breaking `rule`: each is `make()` made an invalid_call of that rule.
+InvalidGenerator rule(const std::string& rule, std::function<Call()> make);
+// Adds rule(rule, make) to g's invalid generators.
+void add_rule(OpGenerators& g, const std::string& rule, std::function<Call()> make);
+// A fair coin.
+bool coin();
+// A precision in [lo, hi] drawn at full size: RapidCheck scales gen::inRange with the case
+// size, so early cases would mostly draw precision 1, whose tensors are all zeros.
+int draw_precision(int lo = 1, int hi = 32);
+
+// The id of the rule a generator of operator `op` (canonical name) calls `rule`
+// (docs/contract.md, "Rule ids"). The shared input-side rules and the operator rules that are a
+// global rule under an operator's own name (an output precision above 32, an output outside the
+// tensor limits, an attribute value outside its choices) map to their global.* id; every other
+// name is the operator's own: "<op>.<rule>".
+std::string rule_id(const std::string& op, const std::string& rule);
+
+}  // namespace gen
+}  // namespace cvm

@@ -1,0 +1,570 @@
+// Generators of the transform_index family: strided_slice, take, cvm_lut, slice_like, where, pad
+// (docs/ops/transform_index.md). Valid calls are built so that they always satisfy every rule
+// (no RC_PRE); each invalid generator starts from such a draw and breaks exactly one rule.
+#include <algorithm>
+#include <limits>
+
+#include "harness/gen/generators.h"
+
+namespace cvm {
+namespace {
+
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
+constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+
+int ndim_of(const Shape& shape) { return static_cast<int>(shape.size()); }
+
+// An index tensor for an extent of `extent` entries: mostly near [0, extent) including a few
+// out-of-range and negative values (they clamp), sometimes any value of precision p.
+Tensor index_tensor(const Shape& shape, int64_t extent, int p) {
+  const int64_t a = alpha(p);
+  const auto near = rc::gen::map(rc::gen::inRange<int64_t>(-3, extent + 3), [a](int64_t v) {
+    return static_cast<int32_t>(std::clamp(v, -a, a));
+  });
+  const auto one = rc::gen::weightedOneOf<int32_t>({{4, near}, {1, gen::value(p)}});
+  const auto values =
+      *rc::gen::container<std::vector<int32_t>>(static_cast<size_t>(shape_size(shape)), one);
+  const bool int8 = p <= 8 && *rc::gen::arbitrary<bool>();
+  return Tensor::from_values(shape, values, p, int8 ? DType::kInt8 : DType::kInt32);
+}
+
+// ---------------------------------------------------------------- strided_slice
+
+struct SliceDraw {
+  Shape shape;
+  std::vector<int64_t> begin, end, stride;  // raw entries, possibly shorter than the ndim
+};
+
+// A raw entry that normalises (+n when negative) and clamps to [lo, hi] as `target`: itself,
+// its negative alias, or (at the ends of the range) values far outside, up to INT64_MIN/MAX.
+int64_t spell_index(int64_t target, int64_t n, int64_t lo, int64_t hi) {
+  std::vector<int64_t> options;
+  if (target >= 0) options.push_back(target);
+  if (target < n) options.push_back(target - n);
+  if (target == lo) {
+    options.push_back(lo - n - *rc::gen::inRange<int64_t>(1, 10));
+    options.push_back(kInt64Min);
+  }
+  if (target == hi) {
+    options.push_back(hi + *rc::gen::inRange<int64_t>(1, 10));
+    options.push_back(kInt64Max);
+  }
+  return *rc::gen::elementOf(options);
+}
+
+int64_t draw_stride_magnitude(int64_t n) {
+  return *rc::gen::weightedOneOf<int64_t>({{6, rc::gen::just<int64_t>(1)},
+                                           {4, rc::gen::inRange<int64_t>(2, 4)},
+                                           {1, rc::gen::just(n)},
+                                           {1, rc::gen::inRange<int64_t>(n + 1, n + 10)},
+                                           {1, rc::gen::just(kInt64Max)}});
+}
+
+SliceDraw draw_slice() {
+  SliceDraw d;
+  d.shape = *gen::shape(1, 6);
+  const int n = ndim_of(d.shape);
+  const auto listed = [n] { return *rc::gen::inRange(0, n + 1); };
+  const int begin_len = listed(), end_len = listed(), stride_len = listed();
+  for (int i = 0; i < n; ++i) {
+    const int64_t extent = d.shape[static_cast<size_t>(i)];
+    // A default end (n) clamps to n - 1 under a negative stride, which no begin can precede:
+    // negative strides only where end is listed.
+    const bool negative = i < stride_len && i < end_len && *rc::gen::arbitrary<bool>();
+    const int64_t lo = negative ? -1 : 0;
+    const int64_t hi = negative ? extent - 1 : extent;
+    const int64_t b = i < begin_len ? *rc::gen::inRange<int64_t>(0, extent) : 0;
+    int64_t e = extent;
+    if (negative) {
+      e = *rc::gen::inRange<int64_t>(-1, b);
+    } else if (i < end_len) {
+      e = *rc::gen::inRange<int64_t>(b + 1, extent + 1);
+    }
+    if (i < begin_len) d.begin.push_back(spell_index(b, extent, lo, hi));
+    if (i < end_len) d.end.push_back(spell_index(e, extent, lo, hi));
+    if (i < stride_len) {
+      const int64_t magnitude = draw_stride_magnitude(extent);
+      int64_t s = negative ? -magnitude : magnitude;
+      if (negative && magnitude == kInt64Max && *rc::gen::arbitrary<bool>()) s = kInt64Min;
+      d.stride.push_back(s);
+    }
+  }
+  return d;
+}
+
+// Lists padded to the ndim with explicit defaults (same meaning as leaving them out).
+void spell_out_defaults(SliceDraw& d) {
+  for (size_t i = d.begin.size(); i < d.shape.size(); ++i) d.begin.push_back(0);
+  for (size_t i = d.end.size(); i < d.shape.size(); ++i) d.end.push_back(d.shape[i]);
+  for (size_t i = d.stride.size(); i < d.shape.size(); ++i) d.stride.push_back(1);
+}
+
+Call slice_call(const SliceDraw& d, int p) {
+  Call call;
+  call.op =
+      *rc::gen::elementOf(std::vector<std::string>{"strided_slice", "strided_slice", "slice"});
+  const auto put = [&call](const char* name, const std::vector<int64_t>& entries) {
+    if (!entries.empty() || *rc::gen::arbitrary<bool>()) {
+      call.attrs[name] = *gen::tuple_text(entries);
+    }
+  };
+  put("begin", d.begin);
+  put("end", d.end);
+  put("stride", d.stride);
+  call.inputs.push_back(*gen::tensor_any_dtype(d.shape, p));
+  return call;
+}
+
+OpGenerators strided_slice_generators() {
+  OpGenerators g;
+  g.valid = rc::gen::exec([] {
+    const auto d = draw_slice();  // one draw per statement (evaluation order)
+    return slice_call(d, *gen::precision());
+  });
+  g.invalid.push_back({"stride_zero", rc::gen::exec([] {
+                         SliceDraw d = draw_slice();
+                         const auto i = *rc::gen::inRange<size_t>(0, d.shape.size());
+                         while (d.stride.size() <= i) d.stride.push_back(1);
+                         d.stride[i] = 0;
+                         return gen::invalid_call(slice_call(d, *gen::precision()), "stride_zero");
+                       })});
+  for (const char* list : {"begin", "end", "stride"}) {
+    const std::string rule = std::string(list) + "_longer_than_ndim";
+    g.invalid.push_back({rule, rc::gen::exec([list, rule] {
+                           SliceDraw d = draw_slice();
+                           spell_out_defaults(d);
+                           std::vector<int64_t>& entries = list == std::string("begin") ? d.begin
+                                                           : list == std::string("end") ? d.end
+                                                                                        : d.stride;
+                           const int extra = *rc::gen::inRange(1, 4);
+                           for (int k = 0; k < extra; ++k) entries.push_back(1);
+                           return gen::invalid_call(slice_call(d, *gen::precision()), rule);
+                         })});
+  }
+  g.invalid.push_back({"empty_slice", rc::gen::exec([] {
+                         SliceDraw d = draw_slice();
+                         spell_out_defaults(d);
+                         const auto i = *rc::gen::inRange<size_t>(0, d.shape.size());
+                         const int64_t n = d.shape[i];
+                         const bool negative = *rc::gen::arbitrary<bool>();
+                         int64_t s = draw_stride_magnitude(n);
+                         if (negative) s = *rc::gen::arbitrary<bool>() ? -s : kInt64Min;
+                         // Clamped values with begin >= end (positive) or begin <= end (negative).
+                         const int64_t lo = negative ? -1 : 0, hi = negative ? n - 1 : n;
+                         const int64_t u = *rc::gen::inRange<int64_t>(lo, hi + 1);
+                         const int64_t v = *rc::gen::inRange<int64_t>(u, hi + 1);
+                         d.begin[i] = spell_index(negative ? u : v, n, lo, hi);
+                         d.end[i] = spell_index(negative ? v : u, n, lo, hi);
+                         d.stride[i] = s;
+                         return gen::invalid_call(slice_call(d, *gen::precision()), "empty_slice");
+                       })});
+  return g;
+}
+
+// ---------------------------------------------------------------- take
+
+struct TakeDraw {
+  Shape data, indices;
+  bool with_axis = false;
+  int64_t axis = 0;  // raw, in [-N, N)
+};
+
+TakeDraw draw_take() {
+  TakeDraw d;
+  d.with_axis = *rc::gen::arbitrary<bool>();
+  if (!d.with_axis) {
+    d.data = *gen::shape(1, 6, 8, 512);
+    d.indices = *gen::shape(1, 6, 8, 512);
+    return d;
+  }
+  d.data = *gen::shape(1, 6, 8, 256);
+  const int n = ndim_of(d.data);
+  d.axis = *gen::axis(n);
+  const int64_t extent = d.data[static_cast<size_t>(d.axis < 0 ? d.axis + n : d.axis)];
+  // Output N + M - 1 <= 6 dims and about kMaxElements elements.
+  const int64_t outer = shape_size(d.data) / extent;
+  d.indices = *gen::shape(1, 7 - n, 8, std::max<int64_t>(1, gen::kMaxElements / outer));
+  return d;
+}
+
+Call take_call(const TakeDraw& d, const std::string& axis_text) {
+  Call call;
+  call.op = "take";
+  if (!axis_text.empty()) call.attrs["axis"] = axis_text;
+  call.inputs.push_back(*gen::tensor_any_dtype(d.data, *gen::precision()));
+  const int n = ndim_of(d.data);
+  const int64_t extent = d.with_axis ? d.data[static_cast<size_t>(d.axis < 0 ? d.axis + n : d.axis)]
+                                     : shape_size(d.data);
+  call.inputs.push_back(index_tensor(d.indices, extent, *gen::precision()));
+  return call;
+}
+
+std::string valid_axis_text(const TakeDraw& d) {
+  if (d.with_axis) return std::to_string(d.axis);
+  return *rc::gen::elementOf(std::vector<std::string>{"", "None"});  // "" leaves it out
+}
+
+OpGenerators take_generators() {
+  OpGenerators g;
+  g.valid = rc::gen::exec([] {
+    const TakeDraw d = draw_take();
+    return take_call(d, valid_axis_text(d));
+  });
+  g.invalid.push_back({"axis_out_of_range", rc::gen::exec([] {
+                         TakeDraw d = draw_take();
+                         d.with_axis = false;  // indices drawn for the flat extent
+                         const int64_t n = ndim_of(d.data);
+                         const int64_t axis = *rc::gen::elementOf(std::vector<int64_t>{
+                             n, n + 1, -n - 1, -n - 2, kInt32Max, -kInt32Max - 1});
+                         return gen::invalid_call(take_call(d, std::to_string(axis)),
+                                                  "axis_out_of_range");
+                       })});
+  g.invalid.push_back({"output_ndim_above_6", rc::gen::exec([] {
+                         TakeDraw d;
+                         const int n = *rc::gen::inRange(2, 7);
+                         const int m = *rc::gen::inRange(8 - n, 7);
+                         d.data = *gen::shape(n, n, 2, 64);
+                         d.indices = *gen::shape(m, m, 2, 64);
+                         d.with_axis = true;
+                         d.axis = *gen::axis(n);
+                         return gen::invalid_call(take_call(d, std::to_string(d.axis)),
+                                                  "output_ndim_above_6");
+                       })});
+  g.invalid.push_back(
+      {"output_too_many_elements", rc::gen::exec([] {
+         // 2^15 * (2^15 + 1) > 2^30 output elements from two small inputs; zero-filled int8
+         // to keep the draw cheap.
+         const bool axis_last = *rc::gen::arbitrary<bool>();
+         const Shape data = axis_last ? Shape{32768, 2} : Shape{2, 32768};
+         const int64_t axis = axis_last ? *rc::gen::elementOf(std::vector<int64_t>{1, -1})
+                                        : *rc::gen::elementOf(std::vector<int64_t>{0, -2});
+         Call call;
+         call.op = "take";
+         call.attrs["axis"] = std::to_string(axis);
+         call.inputs.push_back(Tensor::zeros(DType::kInt8, data, *gen::precision(1, 8)));
+         call.inputs.push_back(Tensor::zeros(DType::kInt8, {32769}, *gen::precision(1, 8)));
+         return gen::invalid_call(call, "output_too_many_elements");
+       })});
+  return g;
+}
+
+// ---------------------------------------------------------------- cvm_lut
+
+Call lut_call(const Shape& indices, const Shape& table, int64_t in_dim) {
+  Call call;
+  call.op = "cvm_lut";
+  call.attrs["in_dim"] = std::to_string(in_dim);
+  call.inputs.push_back(index_tensor(indices, shape_size(table), *gen::precision()));
+  call.inputs.push_back(*gen::tensor_any_dtype(table, *gen::precision()));
+  return call;
+}
+
+OpGenerators cvm_lut_generators() {
+  OpGenerators g;
+  g.valid = rc::gen::exec([] {
+    const Shape indices = *gen::shape(1, 6, 8, 1024);
+    const Shape table = *gen::shape(1, 6, 8, 256);
+    return lut_call(indices, table, shape_size(table));
+  });
+  g.invalid.push_back({"in_dim_mismatch", rc::gen::exec([] {
+                         const Shape indices = *gen::shape(1, 6, 8, 256);
+                         const Shape table = *gen::shape(1, 6, 8, 256);
+                         const int64_t size = shape_size(table);
+                         const int64_t in_dim = *rc::gen::elementOf(std::vector<int64_t>{
+                             size + 1, size - 1, size * 2, 0, -size, kInt32Max, -kInt32Max - 1,
+                             shape_size(indices) == size ? size + 3 : shape_size(indices)});
+                         return gen::invalid_call(lut_call(indices, table, in_dim),
+                                                  "in_dim_mismatch");
+                       })});
+  return g;
+}
+
+// ---------------------------------------------------------------- slice_like
+
+struct SliceLikeDraw {
+  Shape data, like;
+  std::vector<int64_t> axes;  // raw; empty means every axis
+};
+
+// Halves the largest dim of `shape` until it has at most `budget` elements (dims stay >= 1, so
+// every m_j <= n_j still holds).
+void shrink(Shape& shape, int64_t budget) {
+  while (shape_size(shape) > budget) {
+    auto largest = std::max_element(shape.begin(), shape.end());
+    *largest = std::max<int64_t>(1, *largest / 2);
+  }
+}
+
+SliceLikeDraw draw_slice_like() {
+  SliceLikeDraw d;
+  d.data = *gen::shape(1, 6, 8, 1024);
+  const int n = ndim_of(d.data);
+  if (*rc::gen::arbitrary<bool>()) {
+    for (int64_t extent : d.data) d.like.push_back(*rc::gen::inRange<int64_t>(1, extent + 1));
+    return d;
+  }
+  const int m = *rc::gen::inRange(1, 7);
+  const int limit = std::min(m, n);
+  const int count = *rc::gen::inRange(1, 4);
+  std::vector<bool> listed(static_cast<size_t>(m), false);
+  for (int k = 0; k < count; ++k) {
+    const auto a = *rc::gen::inRange<int64_t>(0, limit);  // repeats allowed
+    listed[static_cast<size_t>(a)] = true;
+    d.axes.push_back(*gen::spell_axis(a, n));
+  }
+  for (int j = 0; j < m; ++j) {
+    const int64_t top = listed[static_cast<size_t>(j)] ? d.data[static_cast<size_t>(j)] : 8;
+    d.like.push_back(*rc::gen::inRange<int64_t>(1, top + 1));
+  }
+  shrink(d.like, 512);
+  return d;
+}
+
+Call slice_like_call(const SliceLikeDraw& d) {
+  Call call;
+  call.op = "slice_like";
+  if (!d.axes.empty() || *rc::gen::arbitrary<bool>()) call.attrs["axis"] = *gen::tuple_text(d.axes);
+  call.inputs.push_back(*gen::tensor_any_dtype(d.data, *gen::precision()));
+  call.inputs.push_back(*gen::tensor_any_dtype(d.like, *gen::precision()));
+  return call;
+}
+
+OpGenerators slice_like_generators() {
+  OpGenerators g;
+  g.valid = rc::gen::exec([] { return slice_like_call(draw_slice_like()); });
+  g.invalid.push_back({"ndim_mismatch_without_axis", rc::gen::exec([] {
+                         SliceLikeDraw d;
+                         d.data = *gen::shape(1, 6, 8, 512);
+                         const int n = ndim_of(d.data);
+                         int m = *rc::gen::inRange(1, 6);
+                         if (m >= n) ++m;  // m in [1, 6], m != n
+                         for (int j = 0; j < m; ++j) {
+                           const int64_t top = j < n ? d.data[static_cast<size_t>(j)] : 4;
+                           d.like.push_back(*rc::gen::inRange<int64_t>(1, top + 1));
+                         }
+                         shrink(d.like, 512);
+                         return gen::invalid_call(slice_like_call(d), "ndim_mismatch_without_axis");
+                       })});
+  g.invalid.push_back({"like_dim_larger", rc::gen::exec([] {
+                         SliceLikeDraw d = draw_slice_like();
+                         if (d.axes.empty()) {
+                           const auto j = *rc::gen::inRange<size_t>(0, d.data.size());
+                           d.like[j] = d.data[j] + *rc::gen::inRange<int64_t>(1, 4);
+                         } else {
+                           const int n = ndim_of(d.data);
+                           const int64_t raw = *rc::gen::elementOf(d.axes);
+                           const auto j = static_cast<size_t>(raw < 0 ? raw + n : raw);
+                           d.like[j] = d.data[j] + *rc::gen::inRange<int64_t>(1, 4);
+                         }
+                         return gen::invalid_call(slice_like_call(d), "like_dim_larger");
+                       })});
+  g.invalid.push_back(
+      {"axis_out_of_range", rc::gen::exec([] {
+         SliceLikeDraw d = draw_slice_like();
+         const int64_t n = ndim_of(d.data);
+         const int64_t limit = std::min<int64_t>(n, ndim_of(d.like));
+         std::vector<int64_t> bad = {n,         n + *rc::gen::inRange<int64_t>(1, 5),
+                                     -n - 1,    -n - *rc::gen::inRange<int64_t>(2, 6),
+                                     kInt64Max, kInt64Min};
+         // Axes that exist in X but not in a shorter shape_like, either spelling.
+         if (limit < n) {
+           const int64_t a = *rc::gen::inRange<int64_t>(limit, n);
+           bad.push_back(a);
+           bad.push_back(a - n);
+         }
+         const auto at = *rc::gen::inRange<size_t>(0, d.axes.size() + 1);
+         d.axes.insert(d.axes.begin() + static_cast<std::ptrdiff_t>(at), *rc::gen::elementOf(bad));
+         return gen::invalid_call(slice_like_call(d), "axis_out_of_range");
+       })});
+  return g;
+}
+
+// ---------------------------------------------------------------- where
+
+Tensor condition_tensor(const Shape& shape) {
+  const int p = *gen::precision();
+  const auto one = rc::gen::weightedOneOf<int32_t>({{2, rc::gen::just(0)}, {3, gen::value(p)}});
+  const auto values =
+      *rc::gen::container<std::vector<int32_t>>(static_cast<size_t>(shape_size(shape)), one);
+  const bool int8 = p <= 8 && *rc::gen::arbitrary<bool>();
+  return Tensor::from_values(shape, values, p, int8 ? DType::kInt8 : DType::kInt32);
+}
+
+Call where_call(const Shape& cond, const Shape& x, const Shape& y) {
+  Call call;
+  call.op = "where";
+  call.inputs.push_back(condition_tensor(cond));
+  call.inputs.push_back(*gen::tensor_any_dtype(x, *gen::precision()));
+  call.inputs.push_back(*gen::tensor_any_dtype(y, *gen::precision()));
+  return call;
+}
+
+// The condition's shape for x: x's own shape, or (x0,) to select whole rows.
+Shape valid_condition_shape(const Shape& x) {
+  return *rc::gen::arbitrary<bool>() ? x : Shape{x.front()};
+}
+
+// `shape` changed in one place: one dim grown, or a leading 1 added when there is room.
+Shape other_shape(const Shape& shape) {
+  Shape changed = shape;
+  if (shape.size() < 6 && *rc::gen::arbitrary<bool>()) {
+    changed.insert(changed.begin(), 1);
+  } else {
+    changed[*rc::gen::inRange<size_t>(0, shape.size())] += *rc::gen::inRange<int64_t>(1, 3);
+  }
+  return changed;
+}
+
+OpGenerators where_generators() {
+  OpGenerators g;
+  g.valid = rc::gen::exec([] {
+    const Shape x = *gen::shape(1, 6, 8, 1024);
+    return where_call(valid_condition_shape(x), x, x);
+  });
+  g.invalid.push_back({"x_y_shape_mismatch", rc::gen::exec([] {
+                         const Shape x = *gen::shape(1, 6, 8, 512);
+                         const Shape y = other_shape(x);
+                         return gen::invalid_call(where_call(valid_condition_shape(x), x, y),
+                                                  "x_y_shape_mismatch");
+                       })});
+  g.invalid.push_back({"cond_shape_mismatch", rc::gen::exec([] {
+                         const Shape x = *gen::shape(1, 6, 8, 512);
+                         // Never x's shape, and never (x0,): a 1-D condition of another length,
+                         // or a changed multi-dim shape.
+                         const Shape cond =
+                             *rc::gen::arbitrary<bool>()
+                                 ? Shape{x.front() + *rc::gen::inRange<int64_t>(1, 4)}
+                                 : other_shape(x);
+                         const Shape checked = cond.size() == 1 && cond.front() == x.front()
+                                                   ? Shape{x.front() + 1}
+                                                   : cond;
+                         return gen::invalid_call(where_call(checked, x, x), "cond_shape_mismatch");
+                       })});
+  return g;
+}
+
+// ---------------------------------------------------------------- pad
+
+struct PadDraw {
+  Shape shape;
+  std::vector<int64_t> width;  // 2N entries
+  int64_t value = 0;
+  bool value_given = false;
+};
+
+int64_t draw_constant() {
+  return *rc::gen::weightedOneOf<int64_t>(
+      {{3, rc::gen::just<int64_t>(0)},
+       {3, rc::gen::inRange<int64_t>(-9, 10)},
+       {2, rc::gen::elementOf(std::vector<int64_t>{1, -1, kInt32Max, -kInt32Max, 1 << 30,
+                                                   -(1 << 30), (1 << 30) - 1, 127, -128})},
+       {2, rc::gen::inRange<int64_t>(-kInt32Max, kInt32Max + 1)}});
+}
+
+PadDraw draw_pad() {
+  PadDraw d;
+  // One draw in eight pads a single element up to the range's end: at most 4096 outputs.
+  const bool wide = *rc::gen::weightedElement<bool>({{1, true}, {7, false}});
+  d.shape = wide ? *gen::shape(1, 6, 1, 1) : *gen::shape(1, 6, 6, 256);
+  const size_t n = d.shape.size();
+  for (size_t k = 0; k < 2 * n; ++k) {
+    d.width.push_back(*rc::gen::weightedOneOf<int64_t>(
+        {{3, rc::gen::just<int64_t>(0)}, {4, rc::gen::inRange<int64_t>(1, 3)}}));
+  }
+  if (wide) {
+    // One side of one axis, up to 4095; every other width 0.
+    const auto k = *rc::gen::inRange<size_t>(0, 2 * n);
+    for (int64_t& w : d.width) w = 0;
+    d.width[k] = *rc::gen::weightedOneOf<int64_t>(
+        {{1, rc::gen::just<int64_t>(kMaxAttr - 1)}, {1, rc::gen::inRange<int64_t>(100, kMaxAttr)}});
+  } else {
+    // Keep the output within the element budget: narrow the widest side until it fits.
+    const auto out_size = [&d] {
+      int64_t size = 1;
+      for (size_t i = 0; i < d.shape.size(); ++i) {
+        size *= d.shape[i] + d.width[2 * i] + d.width[2 * i + 1];
+      }
+      return size;
+    };
+    while (out_size() > gen::kMaxElements) --*std::max_element(d.width.begin(), d.width.end());
+  }
+  d.value = draw_constant();
+  d.value_given = d.value != 0 || *rc::gen::arbitrary<bool>();
+  return d;
+}
+
+Call pad_call(const PadDraw& d, int p) {
+  Call call;
+  call.op = "pad";
+  call.attrs["pad_width"] = *gen::tuple_text(d.width);
+  if (d.value_given) call.attrs["constant_value"] = std::to_string(d.value);
+  if (*rc::gen::arbitrary<bool>()) call.attrs["mode"] = "constant";
+  call.inputs.push_back(*gen::tensor_any_dtype(d.shape, p));
+  return call;
+}
+
+OpGenerators pad_generators() {
+  OpGenerators g;
+  g.valid = rc::gen::exec([] {
+    const auto d = draw_pad();  // one draw per statement (evaluation order)
+    return pad_call(d, *gen::precision());
+  });
+  g.invalid.push_back(
+      {"pad_width_wrong_length", rc::gen::exec([] {
+         PadDraw d = draw_pad();
+         const size_t n = d.shape.size();
+         const auto length =
+             *rc::gen::elementOf(std::vector<size_t>{0, n, 2 * n - 1, 2 * n + 1, 2 * n + 2});
+         d.width.resize(length, 1);  // never 2N, as N >= 1
+         return gen::invalid_call(pad_call(d, *gen::precision()), "pad_width_wrong_length");
+       })});
+  g.invalid.push_back({"pad_width_out_of_range", rc::gen::exec([] {
+                         PadDraw d = draw_pad();
+                         const auto k = *rc::gen::inRange<size_t>(0, d.width.size());
+                         d.width[k] = *rc::gen::elementOf(std::vector<int64_t>{
+                             -1, -2, kInt64Min, kMaxAttr, kMaxAttr + 1, 1 << 24, kInt64Max});
+                         return gen::invalid_call(pad_call(d, *gen::precision()),
+                                                  "pad_width_out_of_range");
+                       })});
+  g.invalid.push_back({"constant_value_out_of_range", rc::gen::exec([] {
+                         PadDraw d = draw_pad();
+                         d.value = -kInt32Max - 1;  // the only int32 outside +-(2^31 - 1)
+                         d.value_given = true;
+                         return gen::invalid_call(pad_call(d, *gen::precision()),
+                                                  "constant_value_out_of_range");
+                       })});
+  g.invalid.push_back({"mode_not_constant", rc::gen::exec([] {
+                         const auto d = draw_pad();  // one draw per statement
+                         Call call = pad_call(d, *gen::precision());
+                         call.attrs["mode"] = *rc::gen::elementOf(std::vector<std::string>{
+                             "edge", "reflect", "symmetric", "CONSTANT", "wrap"});
+                         return gen::invalid_call(call, "mode_not_constant");
+                       })});
+  g.invalid.push_back({"output_too_many_elements", rc::gen::exec([] {
+                         // At least three axes padded by >= 1100 on each side: > 2^30 elements.
+                         PadDraw d;
+                         d.shape = *gen::shape(3, 6, 2, 8);
+                         for (size_t k = 0; k < 2 * d.shape.size(); ++k) {
+                           d.width.push_back(*rc::gen::inRange<int64_t>(1100, kMaxAttr));
+                         }
+                         d.value = draw_constant();
+                         d.value_given = true;
+                         return gen::invalid_call(pad_call(d, *gen::precision()),
+                                                  "output_too_many_elements");
+                       })});
+  return g;
+}
+
+}  // namespace
+
+void add_transform_index_generators(GeneratorTable& table) {
+  table["strided_slice"] = strided_slice_generators();
+  table["take"] = take_generators();
+  table["cvm_lut"] = cvm_lut_generators();
+  table["slice_like"] = slice_like_generators();
+  table["where"] = where_generators();
+  table["pad"] = pad_generators();
+}
+
+}  // namespace cvm

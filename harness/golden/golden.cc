@@ -1,0 +1,288 @@
+#include "harness/golden/golden.h"
+
+#include <openssl/evp.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cvmcheck/case.h"
+#include "cvmcheck/compare.h"
+#include "harness/engine/verdict.h"
+#include "cvmcheck/errors.h"
+#include "harness/campaign/campaign.h"
+#include "harness/gen/generators.h"
+
+namespace cvm {
+namespace fs = std::filesystem;
+
+std::string sha256_hex(const std::string& bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  check(EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) == 1,
+        "sha256 failed");
+  std::ostringstream out;
+  for (unsigned int i = 0; i < length; ++i) {
+    out << std::hex << std::setw(2) << std::setfill('0') << static_cast<int>(digest[i]);
+  }
+  return out.str();
+}
+
+namespace {
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  check(in.good(), "cannot read ", path.string());
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// FNV-1a: a stable per-operator seed offset (std::hash is not stable across libraries).
+uint64_t stable_hash(const std::string& text) {
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+nlohmann::json example_attrs(const Example& e) {
+  try {
+    return parse_attrs_json(e.attrs_json);
+  } catch (const LogicError&) {
+    return e.attrs_json;  // not JSON: kept as text, which is itself a logic_error
+  }
+}
+
+struct Writer {
+  const Registry& registry;
+  fs::path root;
+  nlohmann::json cases = nlohmann::json::array();
+  nlohmann::json omitted = nlohmann::json::array();
+  GoldenSummary summary;
+
+  void write(const std::string& op, const std::string& name, const nlohmann::json& attrs,
+             const std::vector<Tensor>& inputs, const Outcome& expect, const std::string& note) {
+    int64_t input_bytes = 0;
+    for (const Tensor& t : inputs) input_bytes += t.size() * (t.dtype() == DType::kInt8 ? 1 : 4);
+    if (input_bytes > kGoldenMaxCaseInputBytes) {
+      omitted.push_back({{"op", op}, {"name", name}, {"input_bytes", input_bytes},
+                         {"reason", "inputs larger than the suite's per-case budget"}});
+      ++summary.omitted;
+      return;
+    }
+    const fs::path dir = root / op / name;
+    write_case(dir.string(), op, attrs, inputs, expect, note);
+    nlohmann::json files = nlohmann::json::object();
+    std::vector<fs::path> paths;
+    for (const auto& entry : fs::directory_iterator(dir)) paths.push_back(entry.path());
+    std::sort(paths.begin(), paths.end());
+    for (const fs::path& path : paths) {
+      const std::string bytes = read_bytes(path);
+      files[path.filename().string()] = sha256_hex(bytes);
+      ++summary.files;
+      summary.bytes += static_cast<int64_t>(bytes.size());
+    }
+    cases.push_back({{"op", op},
+                     {"name", name},
+                     {"dir", op + "/" + name},
+                     {"outcome", outcome_name(expect.kind)},
+                     {"files", files}});
+    ++summary.cases;
+    ++summary.cases_per_op[op];
+  }
+};
+
+}  // namespace
+
+GoldenSummary generate_golden(const Registry& registry, const GoldenOptions& options) {
+  // Values drawn per element through RapidCheck, not by the fast fill (value_fill.h): the
+  // published fixtures' bytes and names depend on that draw, and must stay reproducible.
+  const gen::ScopedPerElementValues frozen_values;
+  const fs::path root(options.out);
+  std::error_code ec;
+  check(!fs::exists(root, ec) || fs::is_empty(root, ec), options.out,
+        " exists and is not empty; generate into a new directory");
+  fs::create_directories(root, ec);
+  Writer writer{registry, root};
+  for (const OpInfo& op : registry.ops()) {
+    // 1. The record's hand-written examples: worked examples and one per validity rule.
+    for (const Example& e : op.examples) {
+      std::vector<Tensor> inputs;
+      for (const ExampleTensor& t : e.inputs) inputs.push_back(to_tensor(t));
+      const nlohmann::json attrs = example_attrs(e);
+      const Outcome reference = run_op_outcome(registry, "reference", op.name, attrs, inputs);
+      Outcome expect;
+      expect.kind = e.outcome;
+      for (const ExampleTensor& t : e.outputs) expect.outputs.push_back(to_tensor(t));
+      const auto difference = compare_outcomes(reference, expect, "reference", "record");
+      check(!difference, op.name, " example ", e.name, ": ", difference ? difference->what : "");
+      // A negative example breaks exactly one rule, so the reference's id is that rule's.
+      if (expect.kind == OutcomeKind::kLogicError) {
+        check(!reference.rule.empty(), op.name, " example ", e.name,
+              ": no rule id from the reference");
+        expect.rule = reference.rule;
+      }
+      writer.write(op.name, "example_" + e.name, attrs, inputs, expect, "hand-written example");
+    }
+    const OpGenerators* gens = generators_for(op);
+    if (gens == nullptr) continue;
+    const uint64_t base = options.seed ^ stable_hash(op.name);
+    // 2. Generated valid calls, sizes spread over the generator's range.
+    for (int k = 0; k < options.random_per_op; ++k) {
+      const int size = options.random_per_op > 1 ? k * 100 / (options.random_per_op - 1) : 50;
+      const Call call = gens->valid(rc::Random(case_seed(base, static_cast<uint64_t>(k))), size).value();
+      const Outcome reference = run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
+      check(reference.kind == OutcomeKind::kOk, op.name, " generated valid call ", k, " gave ",
+            outcome_name(reference.kind), ": ", reference.message);
+      writer.write(op.name, "random_" + std::to_string(k), call.attrs, call.inputs, reference,
+                   "generated valid call, seed " + std::to_string(options.seed) + ", size " +
+                       std::to_string(size));
+    }
+    // 3. Generated calls breaking one rule each.
+    for (size_t r = 0; r < gens->invalid.size(); ++r) {
+      const InvalidGenerator& rule = gens->invalid[r];
+      for (int k = 0; k < options.per_rule; ++k) {
+        const uint64_t seed = case_seed(base, 1000 + r * 100 + static_cast<uint64_t>(k));
+        const Call call = rule.gen(rc::Random(seed), 30).value();
+        const Outcome reference =
+            run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
+        check(reference.kind == OutcomeKind::kLogicError, op.name, " rule ", rule.rule,
+              " gave ", outcome_name(reference.kind), " on the reference");
+        check(reference.rule == call.rule_id, op.name, " rule ", rule.rule, " is ", call.rule_id,
+              " but the reference raised '", reference.rule, "'");
+        const std::string name =
+            "invalid_" + rule.rule + (options.per_rule > 1 ? "_" + std::to_string(k) : "");
+        writer.write(op.name, name, call.attrs, call.inputs, reference, "breaks " + rule.rule);
+      }
+    }
+  }
+  nlohmann::json manifest;
+  manifest["format"] = kGoldenFormat;
+  manifest["format_version"] = kGoldenFormatVersion;
+  manifest["contract_version"] = kContractVersion;
+  manifest["generator"] = {{"command", "cvmcheck golden generate"},
+                           {"seed", options.seed},
+                           {"random_per_op", options.random_per_op},
+                           {"per_rule", options.per_rule}};
+  manifest["cases"] = writer.cases;
+  manifest["omitted"] = writer.omitted;
+  std::ofstream out(root / "MANIFEST.json");
+  out << manifest.dump(1) << "\n";
+  check(out.good(), "cannot write MANIFEST.json");
+  return writer.summary;
+}
+
+bool GoldenVerifyResult::ok() const {
+  for (const GoldenCaseResult& c : cases) {
+    if (c.status == "fail" || c.status == "corrupt") return false;
+  }
+  return true;
+}
+
+GoldenVerifyResult verify_golden(const Registry& registry, const std::string& dir,
+                                 const std::string& backend,
+                                 const ExpectationSet& expected,
+                                 const GoldenVerifyPart& part) {
+  const fs::path root(dir);
+  const nlohmann::json manifest = nlohmann::json::parse(read_bytes(root / "MANIFEST.json"));
+  check(manifest.value("format", "") == kGoldenFormat, dir, " is not a cvmcheck golden suite");
+  const Backend* b = registry.find_backend(backend);
+  check(b != nullptr, "unknown backend '", backend, "'");
+  check(part.job_count >= 1 && part.job_index >= 0 && part.job_index < part.job_count,
+        "golden verify: job ", part.job_index, " of ", part.job_count);
+  GoldenVerifyResult result;
+  std::map<const ExpectationEntry*, EntryUse>& uses = result.uses;
+  size_t index = 0;
+  for (const nlohmann::json& entry : manifest.at("cases")) {
+    if (index++ % static_cast<size_t>(part.job_count) != static_cast<size_t>(part.job_index)) {
+      continue;  // another job's case
+    }
+    GoldenCaseResult c;
+    c.op = entry.at("op").get<std::string>();
+    c.name = entry.at("name").get<std::string>();
+    const fs::path case_dir = root / entry.at("dir").get<std::string>();
+    for (const auto& [file, sha] : entry.at("files").items()) {
+      std::error_code ec;
+      if (!fs::exists(case_dir / file, ec)) {
+        c.status = "corrupt";
+        c.detail = "missing " + file;
+      } else if (sha256_hex(read_bytes(case_dir / file)) != sha.get<std::string>()) {
+        c.status = "corrupt";
+        c.detail = file + " does not match its sha256";
+      }
+    }
+    const OpInfo* op = registry.find_op(c.op);
+    if (c.status.empty() && (!b->available || op == nullptr || !b->implements(op->name))) {
+      c.status = "skipped";
+      c.detail = b->available ? "not implemented" : "unavailable: " + b->unavailable_reason;
+    }
+    if (c.status.empty()) {
+      try {
+        const CaseResult run = judge_case(registry, case_dir.string(), backend);
+        const bool matches = run.matches.value_or(false);
+        const CaseSpec spec = read_case(case_dir.string());
+        const ExpectationEntry* known = expected.match(
+            backend, c.op, c.name, spec.expect ? spec.expect->rule : std::string());
+        c.status = matches ? (known ? "xpass" : "pass") : (known ? "xfail" : "fail");
+        if (known) {
+          c.expectation = known->source + ": " + known->reason;
+          ++(matches ? uses[known].passes : uses[known].failures);
+        }
+        if (!matches && run.difference) c.detail = run.difference->what;
+      } catch (const CaseFileError& e) {
+        // An unreadable case (e.g. a damaged .npy whose sha256 was not checked) is the suite's
+        // fault, never a result of the backend.
+        c.status = "corrupt";
+        c.detail = e.what();
+      }
+    }
+    ++result.per_op[c.op][c.status];
+    result.cases.push_back(std::move(c));
+  }
+  result.stale = stale_entries(expected, uses);
+  return result;
+}
+
+std::string golden_table(const GoldenVerifyResult& result, const std::string& backend) {
+  std::ostringstream out;
+  const char* statuses[] = {"pass", "fail", "xfail", "xpass", "skipped", "corrupt"};
+  out << std::left << std::setw(22) << "operator" << std::right;
+  for (const char* s : statuses) out << std::setw(9) << s;
+  out << "   (backend " << backend << ")\n";
+  std::map<std::string, int64_t> totals;
+  for (const auto& [op, counts] : result.per_op) {
+    out << std::left << std::setw(22) << op << std::right;
+    for (const char* s : statuses) {
+      const auto it = counts.find(s);
+      const int64_t n = it == counts.end() ? 0 : it->second;
+      totals[s] += n;
+      out << std::setw(9) << n;
+    }
+    out << "\n";
+  }
+  out << std::left << std::setw(22) << "total" << std::right;
+  for (const char* s : statuses) out << std::setw(9) << totals[s];
+  out << "\n";
+  std::set<std::string> unavailable;  // an unavailable backend skips every case for one reason
+  for (const GoldenCaseResult& c : result.cases) {
+    if (c.status == "skipped" && c.detail.rfind("unavailable", 0) == 0) unavailable.insert(c.detail);
+  }
+  for (const std::string& reason : unavailable) {
+    out << "skipped backend " << backend << ": " << reason << "\n";
+  }
+  for (const GoldenCaseResult& c : result.cases) {
+    if (c.status == "fail" || c.status == "corrupt" || c.status == "xpass") {
+      out << c.status << ": " << c.op << "/" << c.name << (c.detail.empty() ? "" : ": " + c.detail)
+          << (c.status == "xpass" ? " (listed as expected to fail by " + c.expectation +
+                                        "; remove the entry)"
+                                  : "")
+          << "\n";
+    }
+  }
+  for (const std::string& line : result.stale) out << line << "\n";
+  return out.str();
+}
+
+}  // namespace cvm

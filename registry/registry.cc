@@ -1,0 +1,53 @@
+// The one place that assembles the registry: every operator record and every backend built
+// into this binary. A new backend is added here.
+#include "registry/registry.h"
+
+#include "cuda/plan.h"
+#include "cvmcheck/op_list.h"
+#include "harness/engine/call_descriptor.h"
+#include "harness/findings/planted.h"
+#include "ops/schema.h"
+#include "optimized/kernels.h"
+#include "reference/kernels.h"
+
+namespace cvm {
+namespace {
+
+// A built-in backend declares every listed operator but its exemptions (Backend::declared_ops).
+void declare_listed_ops(Backend& backend) {
+  const std::string& base = backend.variant_of.empty() ? backend.name : backend.variant_of;
+  for (const ListedOp& op : kOperatorList) {
+    bool exempt = false;
+    for (const KernelExemption& e : kKernelExemptions) exempt |= e.backend == base && e.op == op.name;
+    if (!exempt) backend.declared_ops.insert(std::string(op.name));
+  }
+}
+
+}  // namespace
+
+Registry& registry() {
+  static Registry instance = [] {
+    Registry r;
+    ops::add_all_ops(r);
+    r.add_backend(ref::make_backend());
+    Backend optimized = opt::make_backend();
+    std::vector<Backend> variants = opt::make_variant_backends(optimized);  // every CPU path
+    r.add_backend(std::move(optimized));
+    for (Backend& variant : variants) r.add_backend(std::move(variant));
+    r.add_backend(cuda::make_host_backend());    // the CUDA kernels' logic on the CPU, always
+    r.add_backend(cuda::make_device_backend());  // unavailable (with why) without a GPU
+    for (const Backend& b : std::vector<Backend>(r.backends())) {
+      declare_listed_ops(*r.find_backend(b.name));
+    }
+    add_planted_from_env(r);  // test-only backends, opt-in
+    // Call descriptors record the thread count of the backends that take it from the process:
+    // optimized and its ISA variants (optimized@3's name fixes its own).
+    set_backend_threads_query([](const std::string& backend) {
+      return backend == "optimized" || backend.rfind("optimized/", 0) == 0 ? opt::threads() : 0;
+    });
+    return r;
+  }();
+  return instance;
+}
+
+}  // namespace cvm

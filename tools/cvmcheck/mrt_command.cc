@@ -1,0 +1,118 @@
+// cvmcheck mrt: checks every MRT expansion identity (the MRT formalization, docs/mrt.md) for N random cases
+// or a time budget on the chosen backends and prints a table (identity, backend, cases,
+// mismatches); exit status 1 on any mismatch. --write-golden DIR writes the MRT fixtures.
+#include <algorithm>
+#include <iostream>
+#include <random>
+
+#include "registry/registry.h"
+#include "commands.h"
+#include "exec_options.h"
+#include "harness/jobs/forked_jobs.h"
+#include "harness/mrt/mrt_golden.h"
+#include "harness/mrt/mrt_run.h"
+#include "optimized/kernels.h"
+
+namespace cvm::cli {
+namespace {
+
+mrt::PlantedBug planted_named(const std::string& name) {
+  if (name.empty() || name == "none") return mrt::PlantedBug::kNone;
+  for (mrt::PlantedBug bug : mrt::all_planted_bugs()) {
+    if (name == mrt::planted_bug_name(bug)) return bug;
+  }
+  throw std::invalid_argument("unknown planted bug '" + name + "'");
+}
+
+}  // namespace
+
+Action add_mrt_command(CLI::App& app) {
+  struct Options {
+    int64_t cases = 200;
+    double seconds = 0;
+    std::string backend = "all", identity, planted, golden_out;
+    uint64_t seed = 0;
+    int golden_seeds = 2;
+    int jobs = 0;
+    ExecCli exec;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand(
+      "mrt", "Check the MRT quantization expansions (the MRT formalization) against their direct formulas");
+  sub->add_option("--cases", o->cases, "Random cases per identity (default 200)")
+      ->check(CLI::Range(int64_t{1}, int64_t{100000000}));
+  sub->add_option("--seconds", o->seconds,
+                  "Time budget in seconds, shared evenly by the identities (overrides --cases)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--backend", o->backend,
+                  "Backend, or 'all' (default all); exec:COMMAND runs an external worker");
+  add_exec_options(sub, o->exec);
+  sub->add_option("--identity", o->identity, "Only identities whose name contains this text");
+  sub->add_option("--seed", o->seed, "Seed (default: random, printed; the same seed replays)");
+  sub->add_option("--planted", o->planted,
+                  "Run a wrong expansion to see the check fail (conv2d_drop_zp_product, ...)");
+  sub->add_option("--write-golden", o->golden_out,
+                  "Write the MRT golden fixtures into this new directory instead of checking");
+  sub->add_option("--jobs", o->jobs,
+                  "Processes sharing the cases (default 0: one per core); with --cases the same "
+                  "table for any number")
+      ->check(CLI::Range(0, 1024));
+  sub->add_option("--golden-seeds", o->golden_seeds, "Seeds per identity in the fixtures (2)")
+      ->check(CLI::Range(1, 100));
+  return [o] {
+    if (!o->golden_out.empty()) {
+      mrt::MrtGoldenOptions options;
+      options.out = o->golden_out;
+      options.seeds_per_identity = o->golden_seeds;
+      const mrt::MrtGoldenSummary s = mrt::generate_mrt_golden(registry(), options);
+      std::cout << "wrote " << s.cases << " step cases of " << s.instances << " instances of "
+                << s.identities << " identities (" << s.files << " files, " << s.bytes
+                << " bytes) into " << options.out << "\n";
+      return kExitOk;
+    }
+    const mrt::PlantedBug bug = planted_named(o->planted);
+    const ExecSettings exec = exec_settings(o->exec);
+    int jobs = o->jobs > 0 ? o->jobs : default_jobs();
+    std::vector<std::string> selected;
+    for (const Backend* b : mrt::selected_backends(registry(), o->backend)) {
+      selected.push_back(b->name);
+    }
+    const std::string why = one_process_reason(registry(), selected);
+    if (jobs > 1 && !why.empty()) {
+      std::cerr << "cvmcheck mrt: one job, not " << jobs << ": " << why << "\n";
+      jobs = 1;
+    }
+    // With several jobs each job starts its own external worker (a worker's pipes belong to one
+    // process) and runs the optimized kernels on one thread (the jobs already use every core).
+    if (o->backend != "all" && jobs == 1) resolve_backend(registry(), o->backend, exec);
+    const bool known = !mrt::selected_backends(registry(), o->backend).empty() ||
+                       (jobs > 1 && is_exec_backend(o->backend, exec));
+    if (!known) {
+      std::cerr << "cvmcheck: unknown backend '" << o->backend << "'\n";
+      return kExitUsage;
+    }
+    mrt::MrtRunOptions options;
+    options.backend = o->backend;
+    options.seed = o->seed != 0 ? o->seed : std::random_device{}();
+    for (const mrt::Scheme& s : mrt::all_schemes()) {
+      if (mrt::scheme_name(s).find(o->identity) != std::string::npos) options.schemes.push_back(s);
+    }
+    options.cases = o->cases;
+    options.seconds_per_identity =
+        o->seconds > 0 ? o->seconds / std::max<size_t>(1, options.schemes.size()) : 0;
+    options.bug = bug;
+    const std::vector<mrt::MrtRow> rows =
+        jobs == 1 ? mrt::run_mrt(registry(), options)
+                  : mrt::run_mrt_jobs(registry(), options, jobs, [o, &exec](int) {
+                      opt::set_threads(1);
+                      if (o->backend != "all") resolve_backend(registry(), o->backend, exec);
+                    });
+    std::cout << mrt::mrt_table(rows, options.seed,
+                                bug == mrt::PlantedBug::kNone ? "" : o->planted);
+    bool ok = true;
+    for (const mrt::MrtRow& row : rows) ok = ok && row.mismatches == 0;
+    return ok ? kExitOk : kExitMismatch;
+  };
+}
+
+}  // namespace cvm::cli
