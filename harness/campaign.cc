@@ -12,6 +12,7 @@
 
 #include "cvmcheck/errors.h"
 #include "harness/call_descriptor.h"
+#include "harness/exec_backend.h"
 #include "harness/generators.h"
 #include "harness/shrink.h"
 #include "harness/verdict.h"
@@ -134,6 +135,7 @@ CampaignResult run_campaign(const Registry& registry, const CampaignOptions& opt
     if (name == "reference") continue;
     result.backends.push_back(name);
     if (!backend->available) result.skip_reasons[name] = backend->unavailable_reason;
+    if (!reports_precision(name)) result.precision_not_compared.insert(name);
   }
   const std::vector<std::string> compared(result.backends.begin() + 1, result.backends.end());
   for (const OpInfo* op : ops) {
@@ -396,6 +398,9 @@ std::string campaign_table(const CampaignResult& result) {
   for (const auto& [backend, reason] : result.skip_reasons) {
     out << "skipped backend " << backend << ": " << reason << "\n";
   }
+  for (const std::string& backend : result.precision_not_compared) {
+    out << "precision not compared: backend " << backend << kPrecisionNotCompared << "\n";
+  }
   if (result.generator_failures > 0) {
     out << "generator draws abandoned: " << result.generator_failures << "\n";
   }
@@ -418,6 +423,7 @@ std::string campaign_json(const CampaignResult& result) {
   json["generator_failures"] = result.generator_failures;
   json["backends"] = result.backends;
   json["skipped_backends"] = result.skip_reasons;
+  json["precision_not_compared"] = result.precision_not_compared;
   json["phase_seconds"] = result.phase_seconds;
   json["page_faults"] = {{"minor", result.minor_faults}, {"major", result.major_faults}};
   json["cpu_seconds"] = result.cpu_seconds;

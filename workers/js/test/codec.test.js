@@ -171,3 +171,11 @@ test('precision 0 without the flag fails; with FLAG_NO_PRECISION it is not compa
   assert.strictEqual(none.status, 0, none.stdout + none.stderr);
   assert.match(none.stdout, /precision not compared: backend js reports no output precision/);
 });
+
+test('a campaign through a worker without precisions says so and finds nothing', { skip: !haveCvmcheck && `no ${cvmcheck}` }, () => {
+  const command = [process.execPath, example, '--no-precision'].join(' ');
+  const run = spawnSync(cvmcheck, ['campaign', '--seconds', '2', '--jobs', '1', '--ops', 'abs,clip',
+                                   '--backend-def', `js=${command}`, '--backends', 'js'], { encoding: 'utf8' });
+  assert.strictEqual(run.status, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /precision not compared: backend js reports no output precision/);
+});
