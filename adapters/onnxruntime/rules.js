@@ -30,6 +30,8 @@ const RULES = {
     why: 'slice_like maps to ONNX Slice, which clamps an end past the extent; the contract rejects a shape_like dim larger than the data\'s' },
   'bug-ort-slice-int-max-end': { kind: 'bug', short: 'Slice reads ends = INT32_MAX/INT64_MAX with a negative step as -1',
     why: 'onnxruntime bug: Slice takes an end of exactly INT32_MAX or INT64_MAX with a negative step as "to the start" (-1), where the ONNX spec clamps it to dim-1 as any other large end (INT32_MAX-1 gives the spec\'s result); docs/conformance/onnxruntime.md, ort-slice-int-max-end' },
+  'slice-negative-begin-clamp': { kind: 'contract', short: 'ONNX clamps a negative-step start to [0, n-1]',
+    why: 'With a negative stride the contract clamps begin to [-1, n-1] (a begin below -n is before the first element: an empty slice), ONNX Slice clamps starts to [0, n-1] (it takes element 0)' },
   'reshape-codes': { kind: 'limit', short: 'ONNX Reshape has no -2/-3/-4 codes',
     why: 'ONNX Reshape knows literals, 0 and -1 only: a shape with -2, -3, -4 (or a code below -4) is not expressible, reported by the adapter as a runtime_error' },
   'maxpool-int32': { kind: 'limit', short: 'ONNX MaxPool has no int32 kernel',
@@ -45,6 +47,7 @@ function classify(r) {
   if (r.op === 'strided_slice' || r.op === 'slice') {
     const ends = String((r.attrs || {}).end || ''), strides = String((r.attrs || {}).stride || '');
     if (/\b(9223372036854775807|2147483647)\b/.test(ends) && /-/.test(strides) && r.outcome === 'ok') return pick('bug-ort-slice-int-max-end');
+    if (r.rule === 'strided_slice.empty_slice' && /-/.test(strides) && r.outcome === 'ok') return pick('slice-negative-begin-clamp');
   }
   if (r.expect !== 'logic_error') return null;  // a valid call that differs: not a known reason
   if (PRECISION_RULES.has(rule) && r.outcome === 'ok') return pick('no-precision');

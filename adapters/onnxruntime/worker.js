@@ -360,8 +360,9 @@ OPS.transpose = (g, call) => {
   return g.node('Transpose', [as32(g, xin, x)], perm.length ? { perm } : {});
 };
 
-// strided_slice: ONNX Slice clamps starts to [0, n] and ends to [0, n] for positive steps, and to
-// [0, n-1] and [-1, n-1] for negative ones, as the contract does. Missing entries are written out
+// strided_slice: ONNX Slice clamps starts to [0, n] and ends to [0, n] for positive steps, as the
+// contract does; for negative steps it clamps starts to [0, n-1] where the contract's range is
+// [-1, n-1] (a difference, docs/conformance/onnxruntime.md), ends to [-1, n-1] as the contract. Missing entries are written out
 // as the contract's defaults: begin 0, end n_i (1 past the rank, where ONNX Runtime refuses the
 // axis anyway), stride 1. Entries given are passed as they are.
 OPS.strided_slice = (g, call) => {

@@ -15,6 +15,8 @@ const RULES = {
     why: 'TensorFlow ignores the stride of a new-axis or ellipsis step, so a 0 there is accepted; the contract rejects a stride of 0 at any step' },
   'tfjs-list-lengths': { kind: 'limit', short: 'tfjs pads begin/end/stride of unequal lengths',
     why: 'tf.stridedSlice accepts begin, end and strides of different lengths (missing entries are taken as full range / 1), where TensorFlow\'s kernel and the contract require equal lengths' },
+  'bug-tfjs-shrink-stride': { kind: 'bug', short: 'tfjs shrink step with stride != 1: wrong element or malformed tensor',
+    why: 'tfjs-core 4.22 bug: a shrink-axis step with a stride other than 1, which TensorFlow refuses, is not always refused by tfjs: it returns the wrong element, or a tensor whose data does not fill its shape (shape [1, 2] holding 1 value) (docs/conformance/tfjs.md, tfjs-shrink-stride)' },
   'bug-tfjs-shrink-reverse': { kind: 'bug', short: 'tfjs shrink + reverse step: wrong values or out-of-range error',
     why: 'tfjs-core 4.22 bug: a shrink-axis step followed by a reversed (negative-stride) step reads the wrong elements (x[1, ::-1] of [[0,1],[2,3],[4,5]] gives [1, 2], not [3, 2]) or throws "Requested out of range element" (docs/conformance/tfjs.md, tfjs-shrink-reverse)' },
 };
@@ -30,12 +32,30 @@ function zeroStrideOnlyOnIgnoredSteps(attrs) {
   return stride.every((s, i) => s !== 0 || na[i] === 1 || el[i] === 1);
 }
 
+// The steps of a call: [{shrink, stride}] from its attributes.
+function steps(attrs) {
+  const stride = parseList(attrs && attrs.stride), shrink = parseList(attrs && attrs.shrink_axis_mask);
+  const m = parseList(attrs && attrs.begin).length;
+  return Array.from({ length: m }, (_, i) => ({ shrink: shrink[i] === 1, stride: stride.length ? stride[i] : 1 }));
+}
+const shrinkWithStride = (attrs) => steps(attrs).some((s) => s.shrink && s.stride !== 1);
+const shrinkThenReverse = (attrs) => {
+  const st = steps(attrs);
+  return st.some((s, i) => s.shrink && st.slice(i + 1).some((t) => !t.shrink && t.stride < 0));
+};
+
 function classify(r) {
   const msg = r.message || '';
   const rule = r.rule || '';
   const pick = (id) => ({ id, ...RULES[id] });
   if (r.op === 'ov_strided_slice' && r.expect === 'ok' && r.outcome === 'logic_error' && /stride 1 allowed on non-range/.test(msg)) return pick('tf-shrink-stride-1');
+  if (r.op === 'ov_strided_slice' && /tfjs returned a tensor of shape .* holding/.test(msg)) return pick('bug-tfjs-shrink-stride');
+  if (r.op === 'ov_strided_slice' && /number of provided coordinates .* must match the rank/.test(msg) && shrinkWithStride(r.attrs)) return pick('tf-shrink-stride-1');
   if (r.op === 'ov_strided_slice' && r.expect === 'ok' && /Requested out of range element/.test(msg)) return pick('bug-tfjs-shrink-reverse');
+  if (r.op === 'ov_strided_slice' && r.expect === 'ok' && r.outcome === 'ok' && /value/.test(r.detail || '')) {
+    if (shrinkWithStride(r.attrs)) return pick('bug-tfjs-shrink-stride');
+    if (shrinkThenReverse(r.attrs)) return pick('bug-tfjs-shrink-reverse');
+  }
   if (r.expect !== 'logic_error' || r.outcome !== 'ok') return null;
   if (PRECISION_RULES.has(rule)) return pick('no-precision');
   if (rule === 'ov_strided_slice.two_masks_at_one_step') return pick('tf-mask-precedence');

@@ -100,6 +100,9 @@ function handle(call) {
   const shape = y.shape.slice();
   const data = y.dataSync();
   y.dispose();
+  if (data.length !== shape.reduce((a, b) => a * b, 1)) {  // a malformed tensor: a bug of tfjs
+    throw new Error(`tfjs returned a tensor of shape [${shape}] holding ${data.length} values`);
+  }
   if (shape.length < 1 || shape.length > 6 || shape.some((d) => d < 1 || d > 2 ** 24)) {
     throw new LogicError(`tfjs returned an output of shape [${shape}], outside the contract's tensor limits`,
                          'global.tensor_limits');
