@@ -3,7 +3,8 @@
 #   0. the lint of the CI configuration (ci/lint.sh: actionlint, shellcheck) and the unit tests
 #      of the CI gate's logic (tools/gate/test_gate.py), seconds;
 #   1. release build (g++) and every test through ctest: unit tests, every record example on
-#      every backend, robustness, the per-operator RapidCheck properties, the planted-bug proof,
+#      every backend, golden/ through ONNX Runtime and TensorFlow.js (adapters/js-deps, whose npm
+#      packages are installed first), the JavaScript worker codec, robustness, the per-operator RapidCheck properties, the planted-bug proof,
 #      the golden fixtures (reproducible, every backend, the numpy consumer), corpus replay;
 #      then the test binary run directly in shuffled order (ci/shuffled-tests.sh);
 #   2. a fixed sample of kernel mutants (ci/mutation-sample.sh), each of which the cheap harness
@@ -19,6 +20,13 @@ stamp() { echo "   ($(( $(date +%s) - start )) s elapsed)"; }
 echo "== lint (actionlint, shellcheck) and the gate's unit tests"
 bash ci/lint.sh
 python3 tools/gate/test_gate.py 2>&1 | tail -n 3
+stamp
+
+echo "== npm packages of the JavaScript adapters (ONNX Runtime, TensorFlow.js)"
+# ctest onnxruntime_adapter and tfjs_adapter replay golden/ through them (about a minute); without
+# the packages (the npm registry unreachable) they report themselves skipped, saying why.
+bash adapters/js-deps/install.sh ||
+  echo "WARNING: adapters/js-deps/install.sh failed: the ONNX Runtime and TensorFlow.js tests will be skipped"
 stamp
 
 echo "== release build and tests"

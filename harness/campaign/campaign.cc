@@ -13,6 +13,7 @@
 #include "harness/gen/generators.h"
 #include "harness/findings/shrink.h"
 #include "harness/engine/verdict.h"
+#include "harness/workers/exec_backend.h"
 
 namespace cvm {
 
@@ -129,6 +130,7 @@ void select_backends(const Registry& registry, const CampaignOptions& options,
     if (name == "reference") continue;
     result.backends.push_back(name);
     if (!backend->available) result.skip_reasons[name] = backend->unavailable_reason;
+    if (!reports_precision(name)) result.precision_not_compared.insert(name);
   }
 }
 

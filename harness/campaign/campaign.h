@@ -83,6 +83,7 @@ struct CampaignResult {
   std::vector<std::string> backends;   // "reference" first
   std::map<std::string, std::map<std::string, CampaignCell>> table;  // op -> backend -> cell
   std::map<std::string, std::string> skip_reasons;  // backend -> why skipped (unavailable)
+  std::set<std::string> precision_not_compared;     // backends reporting no output precision
   std::vector<CampaignFinding> findings;  // one per signature, in order of first appearance
   int64_t mismatches = 0;                 // every failing call, before grouping
   int64_t expected_failures = 0;          // failing calls an expected-failure entry selects

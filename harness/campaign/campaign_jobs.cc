@@ -44,6 +44,7 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
   r.generator_failures = j.value("generator_failures", int64_t{0});
   r.backends = j.at("backends").get<std::vector<std::string>>();
   r.skip_reasons = j.value("skipped_backends", std::map<std::string, std::string>{});
+  r.precision_not_compared = j.value("precision_not_compared", std::set<std::string>{});
   r.mismatches = j.at("mismatching_calls").get<int64_t>();
   r.expected_failures = j.value("expected_failures", int64_t{0});
   r.unexpected_passes = j.value("unexpected_passes", std::vector<std::string>{});
@@ -115,6 +116,8 @@ CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
     m.repros_written += r.repros_written;
     m.repro_bytes += r.repro_bytes;
     m.skip_reasons.insert(r.skip_reasons.begin(), r.skip_reasons.end());
+    m.precision_not_compared.insert(r.precision_not_compared.begin(),
+                                    r.precision_not_compared.end());
     for (const auto& [op, row] : r.table) {
       for (const auto& [backend, cell] : row) add_cell(m.table[op][backend], cell);
     }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/engine/call_descriptor.h"
+#include "harness/workers/exec_backend.h"
 
 namespace cvm {
 
@@ -82,6 +83,9 @@ std::string campaign_table(const CampaignResult& result) {
   for (const auto& [backend, reason] : result.skip_reasons) {
     out << "skipped backend " << backend << ": " << reason << "\n";
   }
+  for (const std::string& backend : result.precision_not_compared) {
+    out << "precision not compared: backend " << backend << kPrecisionNotCompared << "\n";
+  }
   if (result.generator_failures > 0) {
     out << "generator draws abandoned: " << result.generator_failures << "\n";
   }
@@ -105,6 +109,7 @@ std::string campaign_json(const CampaignResult& result) {
   json["generator_failures"] = result.generator_failures;
   json["backends"] = result.backends;
   json["skipped_backends"] = result.skip_reasons;
+  json["precision_not_compared"] = result.precision_not_compared;
   json["phase_seconds"] = result.phase_seconds;
   json["page_faults"] = {{"minor", result.minor_faults}, {"major", result.major_faults}};
   json["cpu_seconds"] = result.cpu_seconds;

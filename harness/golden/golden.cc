@@ -16,6 +16,7 @@
 #include "cvmcheck/errors.h"
 #include "harness/campaign/campaign.h"
 #include "harness/gen/generators.h"
+#include "harness/workers/exec_backend.h"
 
 namespace cvm {
 namespace fs = std::filesystem;
@@ -193,6 +194,7 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
   check(part.job_count >= 1 && part.job_index >= 0 && part.job_index < part.job_count,
         "golden verify: job ", part.job_index, " of ", part.job_count);
   GoldenVerifyResult result;
+  result.precision_compared = reports_precision(backend);
   std::map<const ExpectationEntry*, EntryUse>& uses = result.uses;
   size_t index = 0;
   for (const nlohmann::json& entry : manifest.at("cases")) {
@@ -271,6 +273,9 @@ std::string golden_table(const GoldenVerifyResult& result, const std::string& ba
   }
   for (const std::string& reason : unavailable) {
     out << "skipped backend " << backend << ": " << reason << "\n";
+  }
+  if (!result.precision_compared) {
+    out << "precision not compared: backend " << backend << kPrecisionNotCompared << "\n";
   }
   for (const GoldenCaseResult& c : result.cases) {
     if (c.status == "fail" || c.status == "corrupt" || c.status == "xpass") {

@@ -50,6 +50,7 @@ struct GoldenVerifyResult {
   std::vector<GoldenCaseResult> cases;
   std::map<std::string, std::map<std::string, int64_t>> per_op;  // op -> status -> count
   std::vector<std::string> stale;  // expected-failure entries that matched no case
+  bool precision_compared = true;  // false for a backend reporting no output precision
   // How often each expected-failure entry matched (what `stale` is computed from; the jobs of
   // golden verify --jobs merge these before computing it over all of them).
   std::map<const ExpectationEntry*, EntryUse> uses;

@@ -30,7 +30,8 @@ nlohmann::json golden_result_json(const GoldenVerifyResult& result,
                       {"passes", it->second.passes}});
     }
   }
-  return {{"cases", cases}, {"per_op", result.per_op}, {"stale", result.stale}, {"uses", uses}};
+  return {{"cases", cases},   {"per_op", result.per_op}, {"stale", result.stale},
+          {"uses", uses},     {"precision_compared", result.precision_compared}};
 }
 
 GoldenVerifyResult golden_result_from_json(const nlohmann::json& json,
@@ -42,6 +43,7 @@ GoldenVerifyResult golden_result_from_json(const nlohmann::json& json,
   }
   result.per_op = json.at("per_op").get<std::map<std::string, std::map<std::string, int64_t>>>();
   result.stale = json.at("stale").get<std::vector<std::string>>();
+  result.precision_compared = json.at("precision_compared").get<bool>();
   for (const nlohmann::json& u : json.at("uses")) {
     const auto list = expected.by_backend.find(u.at("list").get<std::string>());
     const size_t index = u.at("index").get<size_t>();
@@ -70,6 +72,7 @@ GoldenVerifyResult merge_golden_jobs(const std::vector<GoldenVerifyResult>& part
     merged.cases.push_back(part.cases[k / n]);
   }
   for (const GoldenVerifyResult& part : parts) {
+    merged.precision_compared = merged.precision_compared && part.precision_compared;
     for (const auto& [op, counts] : part.per_op) {
       for (const auto& [status, count] : counts) merged.per_op[op][status] += count;
     }

@@ -105,6 +105,12 @@ std::vector<std::string> resolve_backends(Registry& registry,
   return out;
 }
 
+bool reports_precision(const std::string& backend) {
+  const auto it = started().find(backend);
+  return it == started().end() ||
+         (it->second.client->hello().flags & cvmcheck_worker::kFlagNoPrecision) == 0;
+}
+
 std::string backend_cli_args(const std::string& backend) {
   const auto it = started().find(backend);
   if (it == started().end()) return "--backend " + backend;

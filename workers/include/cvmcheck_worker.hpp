@@ -38,6 +38,9 @@ constexpr uint32_t kMaxDims = 16;        // the codec's bound; the contract allo
 constexpr uint32_t kMaxListLength = 1u << 16;  // operators, attributes, inputs, outputs
 // Handshake flags (Hello::flags).
 constexpr uint32_t kFlagReportsRules = 1u;  // error replies carry the contract's rule id
+// Outputs carry no precision (a runtime without the notion, e.g. ONNX): the harness compares
+// values, shapes, dtypes and error classes, not precisions, and says so in its tables.
+constexpr uint32_t kFlagNoPrecision = 2u;
 
 enum class MessageType : uint8_t { kHello = 'H', kCall = 'C', kReply = 'R', kBye = 'Q' };
 enum class DType : uint8_t { kInt8 = 0, kInt32 = 1 };

@@ -30,6 +30,7 @@ MAX_FRAME_BYTES = 1 << 30
 MAX_DIMS = 16
 MAX_LIST_LENGTH = 1 << 16
 FLAG_REPORTS_RULES = 1  # error replies carry the contract's rule id
+FLAG_NO_PRECISION = 2  # outputs carry no precision: the harness does not compare it
 
 _HELLO, _CALL, _REPLY, _BYE = b"H"[0], b"C"[0], b"R"[0], b"Q"[0]
 _OK, _LOGIC_ERROR, _RUNTIME_ERROR = 0, 1, 2
