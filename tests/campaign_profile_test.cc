@@ -51,8 +51,9 @@ TEST(CampaignProfile, PhasesAccountForTheWallTime) {
   const double sum = phase_sum(r);
   EXPECT_LE(sum, r.seconds * 1.05 + 0.01);
   EXPECT_GE(sum, r.seconds * 0.95 - 0.01);
-  // A fresh process drawing and running 200 calls touches new memory.
-  EXPECT_GT(r.minor_faults + r.major_faults, 0);
+  // Page faults are counted, but may be none: in a process whose heap earlier tests warmed (the
+  // test binary run directly, ci/shuffled-tests.sh) 200 calls can touch no new page.
+  EXPECT_GE(r.minor_faults + r.major_faults, 0);
 }
 
 TEST(CampaignProfile, JobsSumTheirPhasesFaultsAndCpuTime) {
