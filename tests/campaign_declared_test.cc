@@ -5,6 +5,7 @@
 #include "registry/registry.h"
 #include "cvmcheck/op_list.h"
 #include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_report.h"
 
 namespace cvm {
 namespace {
