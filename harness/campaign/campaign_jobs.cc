@@ -178,8 +178,10 @@ CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
     it = cases > 0 ? m.nothing_compared.erase(it) : std::next(it);
   }
   // An operator one job skipped may have been compared by another.
-  for (auto& [backend, ops] : m.declared_not_compared) {
-    std::erase_if(ops, [&](const std::string& op) {
+  for (auto& entry : m.declared_not_compared) {
+    const std::string& backend = entry.first;  // a named reference: clang 14 lambdas cannot
+                                               // capture structured bindings
+    std::erase_if(entry.second, [&](const std::string& op) {
       const auto row = m.table.find(op);
       if (row == m.table.end()) return false;
       const auto cell = row->second.find(backend);
