@@ -444,7 +444,8 @@ TEST(RunCall, ACampaignFindingsDescriptorReplaysIt) {
   const CampaignFinding& f = result.findings.front();
   ASSERT_FALSE(f.descriptor.empty()) << f.descriptor_note;
   EXPECT_TRUE(printable_line(f.descriptor));
-  EXPECT_NE(campaign_table(result).find("  call: '" + f.descriptor + "'"), std::string::npos);
+  EXPECT_NE(campaign_table(result, TableStyle::kFull).find("  call: '" + f.descriptor + "'"),
+            std::string::npos);
   EXPECT_EQ(nlohmann::json::parse(campaign_json(result))["findings"][0]["descriptor"],
             f.descriptor);
   EXPECT_NE(f.summary.find("descriptor: " + f.descriptor), std::string::npos) << f.summary;

@@ -2,24 +2,28 @@
 // about a CampaignResult.
 #include "harness/campaign/campaign_report.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "harness/engine/call_descriptor.h"
+#include "harness/engine/screen_grid.h"
 #include "harness/workers/exec_backend.h"
 
 namespace cvm {
 
-std::string campaign_table(const CampaignResult& result) {
-  std::ostringstream out;
+namespace {
+
+// One row per operator x backend, every count: `--table full`.
+void full_rows(std::ostream& out, const CampaignResult& result) {
   const int name_width = 22, backend_width = 22;
   out << std::left << std::setw(name_width) << "operator" << std::setw(backend_width) << "backend"
       << std::right << std::setw(9) << "cases" << std::setw(9) << "ok" << std::setw(9) << "logic"
       << std::setw(9) << "runtime" << std::setw(10) << "mismatch" << std::setw(9) << "skipped"
       << "\n";
-  CampaignCell totals;
   for (const auto& [op, row] : result.table) {
     for (const std::string& backend : result.backends) {
       const CampaignCell& c = row.at(backend);
@@ -27,16 +31,84 @@ std::string campaign_table(const CampaignResult& result) {
           << std::right << std::setw(9) << c.cases << std::setw(9) << c.ok << std::setw(9)
           << c.logic_error << std::setw(9) << c.runtime_error << std::setw(10) << c.mismatches
           << std::setw(9) << c.skipped << "\n";
+    }
+  }
+}
+
+// Failing calls of (op, backend) that no expected-failure entry explains.
+int64_t unexpected_calls(const CampaignResult& result, const std::string& op,
+                         const std::string& backend) {
+  int64_t n = 0;
+  for (const CampaignFinding& f : result.findings) {
+    if (f.op == op && f.backend == backend && f.expected_by.empty()) n += f.calls;
+  }
+  return n;
+}
+
+// A cell of the screen grid: "ok", "skip", or "xN" unexpected and "eN" expected mismatches.
+std::string screen_cell(const CampaignResult& result, const std::string& op,
+                        const std::string& backend, const CampaignCell& c) {
+  if (c.cases == 0) return "skip";
+  if (c.mismatches == 0) return "ok";
+  const int64_t unexpected = std::min(unexpected_calls(result, op, backend), c.mismatches);
+  const int64_t expected = c.mismatches - unexpected;
+  std::string text = unexpected > 0 ? "x" + std::to_string(unexpected) : "";
+  if (expected > 0) text += (text.empty() ? "e" : "+e") + std::to_string(expected);
+  return text;
+}
+
+// One row per operator, one numbered column per backend, and a last row of operators passed
+// per backend: a screen, not a listing (harness/engine/screen_grid.h).
+void screen_grid(std::ostream& out, const CampaignResult& result) {
+  ScreenGrid grid{"operator", "calls", result.backends, {}, {}, "operators ok"};
+  std::vector<int64_t> passed(result.backends.size(), 0), compared(result.backends.size(), 0);
+  for (const auto& [op, row] : result.table) {
+    ScreenGridRow line{op, row.at("reference").cases, {}};
+    for (size_t k = 0; k < result.backends.size(); ++k) {
+      const CampaignCell& c = row.at(result.backends[k]);
+      line.cells.push_back(screen_cell(result, op, result.backends[k], c));
+      compared[k] += c.cases > 0 ? 1 : 0;
+      passed[k] += c.cases > 0 && c.mismatches == 0 ? 1 : 0;
+    }
+    grid.rows.push_back(std::move(line));
+  }
+  for (size_t k = 0; k < result.backends.size(); ++k) {
+    grid.footer.push_back(std::to_string(passed[k]) + "/" + std::to_string(compared[k]));
+  }
+  out << render_screen_grid(grid);
+}
+
+// The first "__REPRO: cvmcheck run DIR ..." line of a finding's report.
+std::string replay_line(const CampaignFinding& f) {
+  const size_t at = f.summary.find("__REPRO: cvmcheck run ");
+  if (at == std::string::npos) return "";
+  const size_t end = f.summary.find('\n', at);
+  return f.summary.substr(at + 9, end == std::string::npos ? std::string::npos : end - at - 9);
+}
+
+}  // namespace
+
+std::string campaign_table(const CampaignResult& result, TableStyle style) {
+  std::ostringstream out;
+  CampaignCell totals;
+  for (const auto& [op, row] : result.table) {
+    for (const std::string& backend : result.backends) {
+      const CampaignCell& c = row.at(backend);
       totals.cases += c.cases;
       totals.mismatches += c.mismatches;
       totals.skipped += c.skipped;
     }
   }
+  if (style == TableStyle::kFull) {
+    full_rows(out, result);
+  } else {
+    screen_grid(out, result);
+  }
   out << "calls " << result.calls << " in " << std::fixed << std::setprecision(1)
       << result.seconds << " s (" << std::setprecision(0)
       << (result.seconds > 0 ? static_cast<double>(result.calls) / result.seconds : 0.0)
       << " calls/s), backend runs " << totals.cases << ", skipped " << totals.skipped
-      << ", mismatching calls " << result.mismatches
+      << "\nmismatching calls " << result.mismatches
       << (result.expected_failures > 0
               ? " (+" + std::to_string(result.expected_failures) + " expected failures)"
               : std::string())
@@ -51,6 +123,13 @@ std::string campaign_table(const CampaignResult& result) {
     if (!f.expected_by.empty()) {
       out << "expected failure " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
           << " (" << f.expected_by << ")\n";
+      continue;
+    }
+    if (style == TableStyle::kScreen) {
+      const std::string replay = replay_line(f);
+      out << "finding " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
+          << (f.repro_dir.empty() ? ", no repro written (repro bound reached)" : "")
+          << (replay.empty() ? "" : "\n  " + replay) << "\n";
       continue;
     }
     out << "finding " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")

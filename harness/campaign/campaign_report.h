@@ -7,8 +7,13 @@
 
 namespace cvm {
 
-// Reports: a fixed-width table; JSON; JUnit XML (one testcase per operator x backend).
-std::string campaign_table(const CampaignResult& result);
+// The terminal table: kScreen (default) is one row per operator and one column per backend
+// (ok, skip, or the unexpected and expected mismatches), findings one line each with their
+// replay command; kFull is one row per operator x backend with every count, and each finding's
+// call descriptor. The details of every call stay in the JSON and the repros.
+enum class TableStyle { kScreen, kFull };
+std::string campaign_table(const CampaignResult& result, TableStyle style = TableStyle::kScreen);
+// Reports: JSON; JUnit XML (one testcase per operator x backend).
 std::string campaign_json(const CampaignResult& result);
 std::string campaign_junit(const CampaignResult& result);
 

@@ -49,6 +49,7 @@ struct CampaignCli {
   uint64_t seed = 0;
   double invalid_share = 0.3;
   bool quiet = false, allow_nothing_compared = false, profile = false;
+  std::string table = "screen";
   int max_repros = 20, repros_per_signature = 1;
   int64_t max_repro_bytes = 16 << 20;
   double shrink_seconds = 2;
@@ -98,6 +99,11 @@ void add_options(CLI::App* sub, CampaignCli& o) {
                   "same calls, table and findings for any number")
       ->check(CLI::Range(0, 1024));
   sub->add_flag("--quiet", o.quiet, "No progress line");
+  sub->add_option("--table", o.table,
+                  "screen (default): one row per operator, one column per backend, findings one "
+                  "line each; full: one row per operator x backend with every count, and each "
+                  "finding's call and report")
+      ->check(CLI::IsMember({"screen", "full"}));
   sub->add_flag("--profile", o.profile,
                 "After the table, where the time went: draw, each backend's runs, compare and "
                 "bookkeeping (seconds, share, us per call), and calls/s, page faults per call and "
@@ -150,7 +156,8 @@ CampaignProgress progress_line(bool quiet) {
 
 // The table, the external backends, the profile, each unexpected finding, the report files.
 void print_results(const CampaignResult& result, const CampaignCli& o, int jobs) {
-  std::cout << campaign_table(result);
+  const bool full = o.table == "full";
+  std::cout << campaign_table(result, full ? TableStyle::kFull : TableStyle::kScreen);
   for (const ExecBackendInfo& w : exec_backends()) {
     std::cout << "external backend " << w.name << ": implementation '" << w.implementation
               << "', " << w.operators << " operators in its handshake, " << w.calls
@@ -158,7 +165,8 @@ void print_results(const CampaignResult& result, const CampaignCli& o, int jobs)
   }
   if (o.profile) std::cout << campaign_profile(result, jobs);
   for (const CampaignFinding& f : result.findings) {
-    if (!f.expected_by.empty()) continue;  // listed in the table; known and explained
+    // The screen table gave each finding a line; its report is in the repro and campaign.json.
+    if (!full || !f.expected_by.empty()) continue;
     std::cout << "\nFINDING " << f.key << " (" << f.calls << " calls; first shown by case seed "
               << f.case_seed << ")\n"
               << f.summary;

@@ -1,0 +1,68 @@
+// The campaign's terminal table (campaign_report.h): the default fits a screen for every
+// operator and backend, and still shows a finding's cell, line and replay command; the full
+// table keeps a row per operator x backend.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_report.h"
+#include "registry/registry.h"
+#include "support/planted_registry.h"
+
+namespace cvm {
+namespace {
+
+int64_t lines_of(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+TEST(CampaignTable, EveryOperatorAndBackendFitsAScreen) {
+  CampaignOptions o;
+  o.max_cases = 400;
+  o.seed = 5;
+  const CampaignResult result = run_campaign(registry(), o);
+  ASSERT_EQ(result.table.size(), registry().ops().size());
+  const std::string screen = campaign_table(result);
+  EXPECT_LE(lines_of(screen), 60) << screen;
+  for (const std::string& line : [&] {
+         std::vector<std::string> v;
+         std::istringstream in(screen);
+         for (std::string l; std::getline(in, l);) v.push_back(l);
+         return v;
+       }()) {
+    EXPECT_LE(line.size(), 100u) << line;
+  }
+  EXPECT_NE(screen.find("\nsum "), std::string::npos) << screen;
+  EXPECT_NE(screen.find("operators ok"), std::string::npos) << screen;
+  // The full table: a row per operator x backend.
+  const std::string full = campaign_table(result, TableStyle::kFull);
+  EXPECT_GE(lines_of(full), static_cast<int64_t>(result.table.size() * result.backends.size()));
+}
+
+TEST(CampaignTable, AFindingShowsInItsCellWithItsReplayLine) {
+  const PlantedBug& bug = planted_bugs().front();
+  const auto r = testing::registry_with(bug);
+  const std::string root = ::testing::TempDir() + "/table-" + bug.backend;
+  std::filesystem::remove_all(root);
+  CampaignOptions o;
+  o.max_cases = 300;
+  o.seed = 777;
+  o.ops = {bug.op};
+  o.backends = {bug.backend};
+  o.repro_root = root;
+  o.shrink_seconds = 0;
+  const CampaignResult result = run_campaign(*r, o);
+  ASSERT_EQ(result.findings.size(), 1u) << campaign_table(result, TableStyle::kFull);
+  const std::string screen = campaign_table(result);
+  EXPECT_NE(screen.find(" x" + std::to_string(result.findings[0].calls)), std::string::npos)
+      << screen;
+  EXPECT_NE(screen.find("finding " + result.findings[0].key), std::string::npos) << screen;
+  EXPECT_NE(screen.find("  cvmcheck run "), std::string::npos) << screen;
+  std::filesystem::remove_all(root);
+}
+
+}  // namespace
+}  // namespace cvm
