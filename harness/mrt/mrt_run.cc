@@ -1,6 +1,7 @@
 #include "harness/mrt/mrt_run.h"
 
 #include <chrono>
+#include <map>
 #include <iomanip>
 #include <sstream>
 
@@ -8,6 +9,7 @@
 
 #include "cvmcheck/errors.h"
 #include "harness/campaign/campaign.h"
+#include "harness/engine/screen_grid.h"
 #include "harness/jobs/forked_jobs.h"
 #include "harness/mrt/mrt_check.h"
 #include "harness/mrt/mrt_golden.h"
@@ -121,10 +123,10 @@ std::vector<MrtRow> run_mrt_jobs(const Registry& registry, const MrtRunOptions& 
   return merge_mrt_jobs(parts);
 }
 
-std::string mrt_table(const std::vector<MrtRow>& rows, uint64_t seed, const std::string& planted) {
-  std::ostringstream out;
-  out << "MRT identities, seed " << seed << (planted.empty() ? "" : ", planted bug " + planted)
-      << "\n";
+namespace {
+
+// The rows as printed by `--table full`: one per identity x backend.
+void full_rows(std::ostream& out, const std::vector<MrtRow>& rows) {
   out << std::left << std::setw(28) << "identity" << std::setw(12) << "backend" << std::right
       << std::setw(9) << "cases" << std::setw(12) << "mismatches"
       << "\n";
@@ -133,6 +135,41 @@ std::string mrt_table(const std::vector<MrtRow>& rows, uint64_t seed, const std:
         << std::right << std::setw(9) << row.cases << std::setw(12) << row.mismatches;
     if (!row.skipped.empty()) out << "   skipped: " << row.skipped;
     out << "\n";
+  }
+}
+
+// One row per identity, one column per backend: "ok", "skip" or "xN" mismatching cases; the
+// reasons of skipped backends once each below.
+void screen_rows(std::ostream& out, const std::vector<MrtRow>& rows) {
+  ScreenGrid grid{"identity", "cases", {}, {}, {}, ""};
+  std::map<std::string, std::string> skipped;
+  for (const MrtRow& row : rows) {
+    if (grid.rows.empty() || grid.rows.back().name != row.identity) {
+      grid.rows.push_back({row.identity, 0, {}});
+    }
+    ScreenGridRow& line = grid.rows.back();
+    if (line.cells.size() >= grid.backends.size()) grid.backends.push_back(row.backend);
+    line.count = std::max(line.count, row.cases);
+    line.cells.push_back(!row.skipped.empty() ? "skip"
+                         : row.mismatches > 0 ? "x" + std::to_string(row.mismatches)
+                                              : "ok");
+    if (!row.skipped.empty()) skipped[row.backend] = row.skipped;
+  }
+  out << render_screen_grid(grid);
+  for (const auto& [backend, why] : skipped) out << "skipped backend " << backend << ": " << why << "\n";
+}
+
+}  // namespace
+
+std::string mrt_table(const std::vector<MrtRow>& rows, uint64_t seed, const std::string& planted,
+                      bool full) {
+  std::ostringstream out;
+  out << "MRT identities, seed " << seed << (planted.empty() ? "" : ", planted bug " + planted)
+      << "\n";
+  if (full) {
+    full_rows(out, rows);
+  } else {
+    screen_rows(out, rows);
   }
   for (const MrtRow& row : rows) {
     if (!row.first_mismatch.empty()) {

@@ -48,6 +48,9 @@ std::vector<MrtRow> run_mrt_jobs(const Registry& registry, const MrtRunOptions& 
                                  const std::function<void(int)>& in_child);
 
 // The table `cvmcheck mrt` prints, with a MISMATCH line per row that has one.
-std::string mrt_table(const std::vector<MrtRow>& rows, uint64_t seed, const std::string& planted);
+// The table: by default one row per identity and one column per backend (fits a screen);
+// `full`: one row per identity x backend.
+std::string mrt_table(const std::vector<MrtRow>& rows, uint64_t seed, const std::string& planted,
+                      bool full = false);
 
 }  // namespace cvm::mrt

@@ -30,7 +30,7 @@ Action add_mrt_command(CLI::App& app) {
   struct Options {
     int64_t cases = 200;
     double seconds = 0;
-    std::string backend = "all", identity, planted, golden_out;
+    std::string backend = "all", identity, planted, golden_out, table = "screen";
     uint64_t seed = 0;
     int golden_seeds = 2;
     int jobs = 0;
@@ -39,6 +39,10 @@ Action add_mrt_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
       "mrt", "Check the MRT quantization expansions (the MRT formalization) against their direct formulas");
+  sub->add_option("--table", o->table,
+                  "screen (default): one row per identity, one column per backend; full: one "
+                  "row per identity x backend")
+      ->check(CLI::IsMember({"screen", "full"}));
   sub->add_option("--cases", o->cases, "Random cases per identity (default 200)")
       ->check(CLI::Range(int64_t{1}, int64_t{100000000}));
   sub->add_option("--seconds", o->seconds,
@@ -108,7 +112,8 @@ Action add_mrt_command(CLI::App& app) {
                       if (o->backend != "all") resolve_backend(registry(), o->backend, exec);
                     });
     std::cout << mrt::mrt_table(rows, options.seed,
-                                bug == mrt::PlantedBug::kNone ? "" : o->planted);
+                                bug == mrt::PlantedBug::kNone ? "" : o->planted,
+                                o->table == "full");
     bool ok = true;
     for (const mrt::MrtRow& row : rows) ok = ok && row.mismatches == 0;
     return ok ? kExitOk : kExitMismatch;
