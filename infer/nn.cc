@@ -73,7 +73,7 @@ void require_text(const OpContext& ctx, const char* name, std::initializer_list<
 }
 
 // Two entries, each in [lo, 4096). The rules are "<name>_wrong_length", `below_rule` and
-// "<name>_above_4095" (harness/gen/nn_gen.cc names them).
+// "<name>_above_4095" (harness/gen/nn_gen_common.h names them).
 void pair_attr(const OpContext& ctx, const std::string& name, int64_t lo, const char* below_rule,
                int64_t& first, int64_t& second) {
   const Tuple& t = ctx.attrs.tuple(name);

@@ -15,7 +15,7 @@ struct Pair {
 };
 
 // An attribute entry in [lo, 4096): below lo breaks `below_rule`, above 4095 "<name>_above_4095"
-// (the generator record's names, harness/gen/nn_gen.cc).
+// (the generator records' names, harness/gen/nn_gen.cc and nn_window_gen.cc).
 void check_entry(int64_t value, int64_t lo, const std::string& name, const char* below_rule) {
   verify_rule(value >= lo, below_rule, name, " ", value, " is below ", lo);
   verify_rule(value < kMaxAttr, name + "_above_4095", name, " ", value, " is above ", kMaxAttr - 1);

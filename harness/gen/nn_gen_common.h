@@ -1,0 +1,88 @@
+// Helpers of the nn family's generator records (harness/gen/nn_gen.cc: conv2d, dense, relu;
+// harness/gen/nn_window_gen.cc: max_pool2d, upsampling): draws and the rules of pair attributes.
+#pragma once
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "harness/gen/generators.h"
+
+namespace cvm::nn_gen {
+
+inline constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
+inline constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+inline constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
+inline constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+inline constexpr int64_t kTopAttr = kMaxAttr - 1;  // 4095, the largest valid padding/stride/dilation
+
+using gen::coin;
+using gen::draw_precision;
+using gen::rule;
+
+// Uniform in [lo, hi], both inclusive (rapidcheck's inRange excludes its upper end).
+inline int64_t pick(int64_t lo, int64_t hi) { return *rc::gen::inRange<int64_t>(lo, hi + 1); }
+
+inline int64_t one_of(std::vector<int64_t> values) { return *rc::gen::elementOf(values); }
+
+inline std::string text_of(std::vector<std::string> values) { return *rc::gen::elementOf(values); }
+
+// gen::tensor_any_dtype at full size for the same reason (small sizes give mostly 0 or -alpha).
+inline Tensor tensor(const Shape& shape, int p) {
+  return *rc::gen::resize(100, gen::tensor_any_dtype(shape, p));
+}
+
+// Spells a tuple attribute, leaving it out now and then when it equals the default.
+inline void set_tuple(Call& call, const std::string& name, const std::vector<int64_t>& value,
+               const std::vector<int64_t>& default_value) {
+  if (value != default_value || coin()) call.attrs[name] = *gen::tuple_text(value);
+}
+
+// Entries of a valid pair, repeated to a length that is not 2 (0, 1, 3 or 4).
+inline std::vector<int64_t> wrong_length(const std::vector<int64_t>& pair) {
+  const int64_t length = one_of({0, 1, 3, 4});
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < length; ++i) v.push_back(pair[static_cast<size_t>(i % 2)]);
+  return v;
+}
+
+// A tensor whose rank is anything but `rank`.
+inline Tensor tensor_not_of_rank(int rank, int p) {
+  std::vector<int64_t> ranks;
+  for (int r = 1; r <= kMaxNdim; ++r) {
+    if (r != rank) ranks.push_back(r);
+  }
+  const int r = static_cast<int>(one_of(ranks));
+  return tensor(*gen::shape(r, r, 4, 256), p);
+}
+
+// The three rules of a pair attribute with entries in [lo, 4096): its length, an entry below lo,
+// an entry above 4095. `draw` gives a valid call and the pair's current value.
+template <typename Draw>
+void add_pair_rules(std::vector<InvalidGenerator>& out, const std::string& attr, int64_t lo,
+                    const std::string& below_rule, Draw draw) {
+  out.push_back(rule(attr + "_wrong_length", [=] {
+    auto [call, pair] = draw();
+    call.attrs[attr] = *gen::tuple_text(wrong_length(pair));
+    return call;
+  }));
+  out.push_back(rule(below_rule, [=] {
+    auto [call, pair] = draw();
+    pair[static_cast<size_t>(pick(0, 1))] = one_of({lo - 1, lo - 2, -kMaxAttr, kInt64Min});
+    call.attrs[attr] = *gen::tuple_text(pair);
+    return call;
+  }));
+  out.push_back(rule(attr + "_above_4095", [=] {
+    auto [call, pair] = draw();
+    pair[static_cast<size_t>(pick(0, 1))] = one_of({kMaxAttr, kMaxAttr + 1, int64_t{1} << 40,
+                                                    kInt64Max});
+    call.attrs[attr] = *gen::tuple_text(pair);
+    return call;
+  }));
+}
+
+// The window and scale operators' records (harness/gen/nn_window_gen.cc).
+OpGenerators max_pool2d_generators();
+OpGenerators upsampling_generators();
+
+}  // namespace cvm::nn_gen
