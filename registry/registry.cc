@@ -29,16 +29,18 @@ Registry& registry() {
   static Registry instance = [] {
     Registry r;
     ops::add_all_ops(r);
-    r.add_backend(ref::make_backend());
+    // Every built-in backend declares the listed operators (Backend::declared_ops).
+    const auto add_built_in = [&r](Backend backend) {
+      declare_listed_ops(backend);
+      r.add_backend(std::move(backend));
+    };
+    add_built_in(ref::make_backend());
     Backend optimized = opt::make_backend();
     std::vector<Backend> variants = opt::make_variant_backends(optimized);  // every CPU path
-    r.add_backend(std::move(optimized));
-    for (Backend& variant : variants) r.add_backend(std::move(variant));
-    r.add_backend(cuda::make_host_backend());    // the CUDA kernels' logic on the CPU, always
-    r.add_backend(cuda::make_device_backend());  // unavailable (with why) without a GPU
-    for (const Backend& b : std::vector<Backend>(r.backends())) {
-      declare_listed_ops(*r.find_backend(b.name));
-    }
+    add_built_in(std::move(optimized));
+    for (Backend& variant : variants) add_built_in(std::move(variant));
+    add_built_in(cuda::make_host_backend());    // the CUDA kernels' logic on the CPU, always
+    add_built_in(cuda::make_device_backend());  // unavailable (with why) without a GPU
     add_planted_from_env(r);  // test-only backends, opt-in
     // Call descriptors record the thread count of the backends that take it from the process:
     // optimized and its ISA variants (optimized@3's name fixes its own).

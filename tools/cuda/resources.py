@@ -55,18 +55,10 @@ def compile_report(words, directory):
     """The ptxas lines of one compile of the unit, to a throwaway object."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "unit.o")
-        args, skip = [], False
-        for i, w in enumerate(words):
-            if skip:
-                skip = False
-                continue
-            if w == "-o":
-                args += ["-o", out]
-                skip = True
-            elif w.startswith("--compiler-launcher") or os.path.basename(w) == "ccache":
-                continue
-            else:
-                args.append(w)
+        # The same command, its object written elsewhere (compile_commands.json holds no
+        # compiler launcher).
+        args = list(words)
+        args[args.index("-o") + 1] = out
         args += ["-Xptxas", "-v"]
         run = subprocess.run(args, cwd=directory, capture_output=True, text=True)
         if run.returncode != 0:
