@@ -12,17 +12,17 @@ out=reports/nightly-fuzz
 rm -rf "$out"
 mkdir -p "$out/artifacts"
 bash ci/build.sh release >/dev/null
-bash ci/build.sh fuzz >/dev/null
+source ci/fuzz-build.sh
 mapfile -t targets < <(bash ci/fuzz-targets.sh)
 mapfile -t operator_targets < <(bash ci/fuzz-targets.sh --operators)
 summary="$out/findings.md"
 echo "# Nightly fuzz findings ($(date -u +%F))" >"$summary"
 for t in "${targets[@]}"; do
   work=$(mktemp -d)
-  build-fuzz/bin/fuzz_"$t" -fork="$jobs" -ignore_crashes=1 -max_total_time="$seconds" \
+  "$fuzz_dir"/bin/fuzz_"$t" -fork="$jobs" -ignore_crashes=1 -max_total_time="$seconds" \
     -timeout=10 -rss_limit_mb=2048 -dict=fuzz/attrs.dict \
     -artifact_prefix="$out/artifacts/${t}-" "$work" "corpus/$t" >"$out/${t}.log" 2>&1 || true
-  build-fuzz/bin/fuzz_"$t" -merge=1 "corpus/$t" "$work" >>"$out/${t}.log" 2>&1 || true
+  "$fuzz_dir"/bin/fuzz_"$t" -merge=1 "corpus/$t" "$work" >>"$out/${t}.log" 2>&1 || true
   rm -rf "$work"
   echo "fuzz_$t: $(grep -c 'cvmcheck finding' "$out/${t}.log" || true) finding reports" | tee -a "$summary"
 done
@@ -35,7 +35,7 @@ for artifact in "$out"/artifacts/*; do
   if [[ " ${operator_targets[*]} " != *" $t "* ]]; then
     # Not an operator call (worker_reply: a codec input): no case to make; the input is the repro.
     distinct=$((distinct + 1))
-    { echo; echo "## $(basename "$artifact") (replay: build-fuzz/bin/fuzz_$t $artifact)"; } >>"$summary"
+    { echo; echo "## $(basename "$artifact") (replay: $fuzz_dir/bin/fuzz_$t $artifact)"; } >>"$summary"
     continue
   fi
   case_dir="$out/repros/$(basename "$artifact")"

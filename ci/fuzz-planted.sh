@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
-bash ci/build.sh fuzz >/dev/null
+source ci/fuzz-build.sh
 # backend:target (the family fuzz target of the buggy operator). Not planted-sum-duplicate-axis-
 # wrong-rule: a fuzz input is a free-form call, judged by class only (docs/contract.md, "Rule ids").
 bugs=(planted-max-clamps-at-zero:reduce planted-sum-error-class-swapped:reduce
@@ -20,7 +20,7 @@ prove() {
   local label="$1" target="$2" log="$3" setting="$4" timeout="$5" work start
   work=$(mktemp -d)
   start=$(date +%s)
-  if env "$setting" build-fuzz/bin/fuzz_"$target" -max_total_time="$seconds" -timeout="$timeout" \
+  if env "$setting" "$fuzz_dir"/bin/fuzz_"$target" -max_total_time="$seconds" -timeout="$timeout" \
       -dict=fuzz/attrs.dict -artifact_prefix="$work/" "$work" "corpus/$target" >"$log" 2>&1; then
     echo "$label: NOT FOUND by fuzz_$target in ${seconds}s"
     status=1
@@ -42,6 +42,6 @@ workers=("wrong-value:elementwise" "crash --on-call 200:reduce")
 for entry in "${workers[@]}"; do
   mode="${entry%%:*}"
   prove "worker $mode" "${entry##*:}" "reports/fuzz-planted/worker-${mode%% *}.log" \
-    "CVMCHECK_WORKER=$PWD/build-fuzz/bin/broken_worker $mode" 30
+    "CVMCHECK_WORKER=$PWD/$fuzz_dir/bin/broken_worker $mode" 30
 done
 exit "$status"

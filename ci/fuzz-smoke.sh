@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
-bash ci/build.sh fuzz >/dev/null
+source ci/fuzz-build.sh
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(bash ci/fuzz-targets.sh)
 mkdir -p reports/fuzz
@@ -19,7 +19,7 @@ status=0
 for t in "${targets[@]}"; do
   work=$(mktemp -d)
   log="reports/fuzz/${t}.log"
-  if build-fuzz/bin/fuzz_"$t" -max_total_time="$seconds" -seed="${CVMCHECK_FUZZ_SEED:-1}" \
+  if "$fuzz_dir"/bin/fuzz_"$t" -max_total_time="$seconds" -seed="${CVMCHECK_FUZZ_SEED:-1}" \
       -timeout=10 -rss_limit_mb=2048 -dict=fuzz/attrs.dict -artifact_prefix="reports/fuzz/${t}-" \
       -print_final_stats=1 \
       "$work" "corpus/$t" >"$log" 2>&1; then

@@ -10,7 +10,8 @@
 #   2. a fixed sample of kernel mutants (ci/mutation-sample.sh), each of which the cheap harness
 #      modes must kill;
 #   3. the same tests under ASan + UBSan (clang), where any sanitizer report fails;
-#   4. the libFuzzer smoke run over every target, and the proof that it finds each planted bug.
+#   4. the libFuzzer smoke run over every target, and the proof that it finds each planted bug,
+#      with the fuzz targets of that same sanitizer build (one sanitized compile, not two).
 # CVMCHECK_PROP_CASES sets the property budget (default: the tests' own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +47,7 @@ ctest --preset asan-ubsan
 stamp
 
 echo "== fuzz smoke run (every target) and planted-bug proof"
+export CVMCHECK_FUZZ_PRESET=asan-ubsan
 bash ci/fuzz-smoke.sh "${CVMCHECK_FUZZ_SECONDS:-10}"
 bash ci/fuzz-planted.sh 60
 stamp
