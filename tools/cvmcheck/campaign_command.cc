@@ -14,6 +14,7 @@
 #include "registry/registry.h"
 #include "commands.h"
 #include "exec_options.h"
+#include "store_options.h"
 #include "harness/campaign/campaign.h"
 #include "harness/campaign/campaign_report.h"
 #include "harness/campaign/campaign_jobs.h"
@@ -57,6 +58,7 @@ struct CampaignCli {
   XfailCli xfail;
   int jobs = 0;
   ExecCli exec;
+  StoreCli store;
 };
 
 void add_options(CLI::App* sub, CampaignCli& o) {
@@ -71,6 +73,7 @@ void add_options(CLI::App* sub, CampaignCli& o) {
                   "One more backend (repeatable; for exec:COMMAND holding commas)");
   add_exec_options(sub, o.exec);
   add_xfail_options(sub, o.xfail);
+  add_store_options(sub, o.store);
   sub->add_option("--seed", o.seed, "Seed (default: random, printed; the same seed replays)");
   sub->add_option("--report", o.report,
                   "Directory for campaign.json, junit.xml and repro case directories");
@@ -179,8 +182,8 @@ void print_results(const CampaignResult& result, const CampaignCli& o, int jobs)
   }
 }
 
-int exit_status(const CampaignResult& result, bool allow_nothing_compared) {
-  if (result.mismatches > 0) return kExitMismatch;
+int exit_status(const CampaignResult& result, bool allow_nothing_compared, bool findings_failed) {
+  if (findings_failed) return kExitMismatch;
   const bool nothing = !result.nothing_compared.empty() || !result.declared_not_compared.empty();
   if (nothing && !allow_nothing_compared) {
     for (const auto& [backend, why] : result.nothing_compared) {
@@ -241,13 +244,16 @@ Action add_campaign_command(CLI::App& app) {
     std::cerr << "cvmcheck campaign: seed " << options.seed << shard_args << ", "
               << options.seconds << " s, " << jobs << (jobs == 1 ? " job" : " jobs")
               << "; replay with --seed " << options.seed << shard_args << "\n";
+    const std::string started = utc_now();
     const CampaignProgress progress = progress_line(o->quiet);
     const CampaignResult result =
         jobs == 1 ? run_campaign(registry(), options, progress)
                   : run_campaign_jobs(registry(), options, jobs, prepare_job, progress);
     if (!o->quiet && isatty(STDERR_FILENO) != 0) std::cerr << "\n";
     print_results(result, *o, jobs);
-    return exit_status(result, o->allow_nothing_compared);
+    const std::optional<StoreDelta> delta = record_in_store(result, o->store, started);
+    return exit_status(result, o->allow_nothing_compared,
+                       findings_fail(result, delta, o->store.fail_on));
   };
 }
 

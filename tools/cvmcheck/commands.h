@@ -22,6 +22,7 @@ Action add_repro_command(CLI::App& app);
 Action add_corpus_command(CLI::App& app);
 Action add_mrt_command(CLI::App& app);
 Action add_worker_command(CLI::App& app);
+Action add_findings_command(CLI::App& app);
 
 // "1", "2-3", "1+"
 std::string arity_text(int min_inputs, int max_inputs);

@@ -1,0 +1,100 @@
+// The findings store (docs/nightly.md): an SQLite file that remembers every run and every finding
+// by its signature across runs, so that a nightly says what is new since last night, what is still
+// open, what was fixed and what came back. Each report is one transaction; the file is in WAL mode
+// with a busy timeout, so jobs, shards and separate processes may write it concurrently.
+//
+// A finding's status after a run:
+//   new        first seen in this run;
+//   open       seen before and again in this run;
+//   expected   every failing call of it is a known difference (an expected-failure entry);
+//   fixed      seen before, not seen by a later run that compared its operator on its backend;
+//   regressed  seen again after it was fixed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace cvm {
+
+// What a run reports about itself.
+struct StoreRun {
+  std::string kind = "campaign";  // campaign, golden, fuzz, gate
+  std::string commit, version, cpu_features, started;  // started: ISO 8601, UTC
+  // Runs of one group (the shards of one sharded campaign) never mark each other's findings fixed.
+  std::string group;
+  uint64_t seed = 0;
+  double seconds = 0;
+  int64_t calls = 0;
+  std::vector<std::string> backends, ops;  // what the run compared (decides what it can fix)
+};
+
+// What a run reports about one finding.
+struct StoreFinding {
+  std::string signature, op, backend, summary;
+  std::string descriptor;  // the (shrunk) call descriptor; the shortest so far is kept
+  std::string repro_dir;
+  int64_t calls = 0;
+  std::string expected_by;  // non-empty: a known difference ("FILE:LINE: reason")
+};
+
+// A finding as the store holds it.
+struct StoredFinding {
+  std::string signature, op, backend, status, summary, descriptor, repro_dir, expected_by;
+  int64_t first_run = 0, last_run = 0, fixed_run = 0, runs_seen = 0, total_calls = 0;
+  std::string first_commit, last_commit, fixed_commit;
+};
+
+struct StoredRun {
+  int64_t id = 0;
+  StoreRun run;
+  int64_t findings = 0;
+};
+
+// One finding's calls in one run.
+struct StoredSighting {
+  int64_t run = 0, calls = 0;
+  std::string commit, status;
+};
+
+// What a recorded run changed: signatures by their status after it.
+struct StoreDelta {
+  int64_t run = 0, previous_run = 0;  // previous_run: the last run before it (0: none)
+  std::string previous_commit;
+  std::vector<std::string> fresh, open, expected, fixed, regressed;
+};
+
+class FindingsStore {
+ public:
+  // Opens (creating when absent) the store at `path`. RuntimeError, and the file left as it was,
+  // when it is not an SQLite file, not a cvmcheck store, from a newer schema, or locked too long.
+  static FindingsStore open(const std::string& path);
+  FindingsStore(FindingsStore&&) noexcept;
+  FindingsStore& operator=(FindingsStore&&) noexcept;
+  ~FindingsStore();
+
+  // Records a run and its findings in one transaction and returns what it changed.
+  StoreDelta record(const StoreRun& run, const std::vector<StoreFinding>& findings);
+
+  std::vector<StoredFinding> findings() const;  // every finding, the latest seen first
+  // The finding whose signature is `key` or starts with it (RuntimeError when ambiguous).
+  std::optional<StoredFinding> find(const std::string& key) const;
+  std::vector<StoredSighting> sightings(const std::string& signature) const;
+  std::vector<StoredRun> runs() const;  // oldest first
+  // Signatures seen in run `id`.
+  std::vector<std::string> run_signatures(int64_t id) const;
+  const std::string& path() const { return path_; }
+
+  static constexpr int kSchemaVersion = 1;
+
+ private:
+  FindingsStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+}  // namespace cvm

@@ -1,0 +1,276 @@
+// The findings store (harness/findings/findings_store.h): a finding's life across runs (new, open,
+// fixed, regressed, expected), concurrent writers, a killed writer, and files it must refuse
+// without touching them.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "cvmcheck/errors.h"
+#include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_store.h"
+#include "harness/findings/findings_store.h"
+#include "harness/findings/planted.h"
+#include "registry/registry.h"
+
+namespace cvm {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory per test, removed after it.
+class FindingsStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("cvmcheck-store-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name = "findings.sqlite") const {
+    return (dir_ / name).string();
+  }
+  fs::path dir_;
+};
+
+StoreRun run_of(std::vector<std::string> ops, std::vector<std::string> backends,
+                const std::string& group = "") {
+  StoreRun run;
+  run.commit = "c0ffee";
+  run.ops = std::move(ops);
+  run.backends = std::move(backends);
+  run.group = group;
+  return run;
+}
+
+StoreFinding finding(const std::string& signature, int64_t calls, const std::string& op = "max",
+                     const std::string& backend = "optimized") {
+  StoreFinding f;
+  f.signature = signature;
+  f.op = op;
+  f.backend = backend;
+  f.calls = calls;
+  f.descriptor = std::string(static_cast<size_t>(calls), 'x');
+  return f;
+}
+
+std::string status_of(const FindingsStore& store, const std::string& signature) {
+  const std::optional<StoredFinding> f = store.find(signature);
+  return f ? f->status : "absent";
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST_F(FindingsStoreTest, AFindingIsNewThenOpenThenFixedThenRegressed) {
+  FindingsStore store = FindingsStore::open(path());
+  const StoreRun run = run_of({"max", "sum"}, {"reference", "optimized"});
+  StoreDelta d1 = store.record(run, {finding("max:optimized:value", 5)});
+  EXPECT_EQ(d1.fresh, std::vector<std::string>{"max:optimized:value"});
+  EXPECT_EQ(d1.previous_run, 0);
+  StoreDelta d2 = store.record(run, {finding("max:optimized:value", 3)});
+  EXPECT_EQ(d2.open, std::vector<std::string>{"max:optimized:value"});
+  EXPECT_EQ(d2.previous_run, d1.run);
+  const StoredFinding open = *store.find("max:optimized");
+  EXPECT_EQ(open.total_calls, 8);
+  EXPECT_EQ(open.runs_seen, 2);
+  EXPECT_EQ(open.descriptor, "xxx");  // the smallest repro so far
+  StoreDelta d3 = store.record(run, {});
+  EXPECT_EQ(d3.fixed, std::vector<std::string>{"max:optimized:value"});
+  EXPECT_EQ(store.find("max:optimized:value")->fixed_run, d3.run);
+  StoreDelta d4 = store.record(run, {finding("max:optimized:value", 1)});
+  EXPECT_EQ(d4.regressed, std::vector<std::string>{"max:optimized:value"});
+  EXPECT_EQ(store.sightings("max:optimized:value").size(), 3u);
+  EXPECT_EQ(store.runs().size(), 4u);
+}
+
+TEST_F(FindingsStoreTest, OnlyARunThatComparedTheOperatorOnTheBackendFixesAFinding) {
+  FindingsStore store = FindingsStore::open(path());
+  store.record(run_of({"max"}, {"reference", "optimized"}), {finding("max:optimized:value", 1)});
+  EXPECT_TRUE(store.record(run_of({"sum"}, {"reference", "optimized"}), {}).fixed.empty());
+  EXPECT_TRUE(store.record(run_of({"max"}, {"reference", "cuda-host"}), {}).fixed.empty());
+  EXPECT_EQ(status_of(store, "max:optimized:value"), "new");
+  EXPECT_EQ(store.record(run_of({"max"}, {"reference", "optimized"}), {}).fixed.size(), 1u);
+}
+
+TEST_F(FindingsStoreTest, ShardsOfOneCampaignDoNotFixEachOthersFindings) {
+  FindingsStore store = FindingsStore::open(path());
+  const StoreRun night1 = run_of({"max"}, {"reference", "optimized"});
+  store.record(night1, {finding("max:optimized:value", 1)});
+  // Shard 2 commits first, without the finding; shard 1 then sees it: open, not regressed.
+  const StoreRun shard = run_of({"max"}, {"reference", "optimized"}, "seed 7 in 2 shards");
+  EXPECT_EQ(store.record(shard, {}).fixed.size(), 1u);
+  EXPECT_EQ(store.record(shard, {finding("max:optimized:value", 2)}).open.size(), 1u);
+  // The other order: a shard that saw it first is not undone by its sibling.
+  const StoreRun next = run_of({"max"}, {"reference", "optimized"}, "seed 8 in 2 shards");
+  store.record(next, {finding("max:optimized:value", 1)});
+  EXPECT_TRUE(store.record(next, {}).fixed.empty());
+  EXPECT_EQ(status_of(store, "max:optimized:value"), "open");
+}
+
+TEST_F(FindingsStoreTest, AKnownDifferenceIsExpected) {
+  FindingsStore store = FindingsStore::open(path());
+  StoreFinding f = finding("where:w:precision", 4, "where", "w");
+  f.expected_by = "xfail.txt:3: where's precision with a 1-D condition";
+  const StoreDelta d = store.record(run_of({"where"}, {"reference", "w"}), {f});
+  EXPECT_EQ(d.expected, std::vector<std::string>{"where:w:precision"});
+  EXPECT_EQ(store.find("where:w")->expected_by, f.expected_by);
+}
+
+TEST_F(FindingsStoreTest, ConcurrentWritersLoseNothing) {
+  const std::string file = path();
+  FindingsStore::open(file);
+  constexpr int kWriters = 4, kRunsEach = 10;
+  std::vector<pid_t> children;
+  for (int w = 0; w < kWriters; ++w) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      int code = 0;
+      try {
+        FindingsStore store = FindingsStore::open(file);
+        for (int r = 0; r < kRunsEach; ++r) {
+          store.record(run_of({"max"}, {"reference", "optimized"}, "writers"),
+                       {finding("w" + std::to_string(w) + ":" + std::to_string(r), 1),
+                        finding("shared", 1)});
+        }
+      } catch (...) {
+        code = 1;
+      }
+      ::_exit(code);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  const FindingsStore store = FindingsStore::open(file);
+  EXPECT_EQ(store.runs().size(), static_cast<size_t>(kWriters * kRunsEach));
+  EXPECT_EQ(store.findings().size(), static_cast<size_t>(kWriters * kRunsEach + 1));
+  EXPECT_EQ(store.find("shared")->total_calls, kWriters * kRunsEach);
+}
+
+TEST_F(FindingsStoreTest, AWriterKilledMidTransactionLeavesTheStoreAsItWas) {
+  const std::string file = path();
+  FindingsStore::open(file).record(run_of({"max"}, {"reference"}), {finding("kept", 1)});
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    sqlite3* db = nullptr;
+    sqlite3_open(file.c_str(), &db);
+    sqlite3_exec(db, "BEGIN IMMEDIATE; INSERT INTO runs(kind) VALUES('half');", nullptr, nullptr,
+                 nullptr);
+    ::kill(::getpid(), SIGKILL);  // dies holding the write lock, uncommitted
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  FindingsStore store = FindingsStore::open(file);
+  EXPECT_EQ(store.runs().size(), 1u);
+  store.record(run_of({"max"}, {"reference"}), {finding("kept", 1)});
+  EXPECT_EQ(store.runs().size(), 2u);
+}
+
+TEST_F(FindingsStoreTest, ATruncatedStoreIsAClearErrorAndIsNotOverwritten) {
+  const std::string file = path();
+  {
+    FindingsStore store = FindingsStore::open(file);
+    for (int r = 0; r < 50; ++r) {
+      store.record(run_of({"max"}, {"reference"}), {finding(std::string(200, 'a' + r % 26) +
+                                                            std::to_string(r), 40)});
+    }
+  }
+  // Fold the WAL into the main file, then cut it in half.
+  sqlite3* db = nullptr;
+  sqlite3_open(file.c_str(), &db);
+  sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;", nullptr,
+               nullptr, nullptr);
+  sqlite3_close(db);
+  fs::resize_file(file, fs::file_size(file) / 2);
+  const std::string before = read_file(file);
+  try {
+    FindingsStore::open(file);
+    ADD_FAILURE() << "a truncated store opened";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("damaged"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(read_file(file), before);
+}
+
+TEST_F(FindingsStoreTest, ForeignAndNewerFilesAreRefusedUntouched) {
+  const std::string text = path("notes.txt");
+  std::ofstream(text) << "not a database, and long enough to be read as one's header...........\n";
+  EXPECT_THROW(FindingsStore::open(text), RuntimeError);
+  EXPECT_EQ(read_file(text).substr(0, 14), "not a database");
+
+  const std::string foreign = path("other.sqlite");
+  sqlite3* db = nullptr;
+  sqlite3_open(foreign.c_str(), &db);
+  sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  try {
+    FindingsStore::open(foreign);
+    ADD_FAILURE() << "a foreign SQLite file opened";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a cvmcheck findings store"), std::string::npos);
+  }
+
+  const std::string newer = path();
+  FindingsStore::open(newer).record(run_of({"max"}, {"reference"}), {});
+  sqlite3_open(newer.c_str(), &db);
+  sqlite3_exec(db, "PRAGMA user_version = 99;", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  try {
+    FindingsStore::open(newer);
+    ADD_FAILURE() << "a store of a newer schema opened";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("newer"), std::string::npos) << e.what();
+  }
+}
+
+// The campaign end to end: a bug planted in a built-in backend's kernel is new, then open with
+// its calls added, then fixed once the kernel is right again.
+TEST_F(FindingsStoreTest, APlantedBugIsNewThenOpenThenFixed) {
+  Registry buggy = registry();
+  const PlantedBug* bug = nullptr;
+  for (const PlantedBug& b : planted_bugs()) {
+    if (b.backend == "planted-max-clamps-at-zero") bug = &b;
+  }
+  ASSERT_NE(bug, nullptr);
+  const Backend planted = make_planted_backend(*buggy.find_backend("reference"), *bug);
+  buggy.find_backend("optimized")->kernels["max"] = planted.kernels.at("max");
+  CampaignOptions options;
+  options.seconds = 60;
+  options.max_cases = 150;
+  options.ops = {"max"};
+  options.backends = {"optimized"};
+  options.shrink_seconds = 0;
+  FindingsStore store = FindingsStore::open(path());
+  const auto night = [&](const Registry& r, uint64_t seed) {
+    options.seed = seed;
+    const CampaignResult result = run_campaign(r, options);
+    return store.record(campaign_store_run(result, StoreRun{}), campaign_store_findings(result));
+  };
+  const StoreDelta first = night(buggy, 1);
+  ASSERT_FALSE(first.fresh.empty());
+  const std::string signature = first.fresh.front();
+  const int64_t calls_first = store.find(signature)->total_calls;
+  const StoreDelta second = night(buggy, 2);
+  EXPECT_NE(std::find(second.open.begin(), second.open.end(), signature), second.open.end());
+  EXPECT_GT(store.find(signature)->total_calls, calls_first);
+  const StoreDelta third = night(registry(), 3);
+  EXPECT_NE(std::find(third.fixed.begin(), third.fixed.end(), signature), third.fixed.end());
+  EXPECT_EQ(status_of(store, signature), "fixed");
+}
+
+}  // namespace
+}  // namespace cvm
