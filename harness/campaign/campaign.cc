@@ -247,8 +247,12 @@ class CampaignRun {
     const std::string case_name = campaign_case_name(call.rule);
     for (const BackendRun& run : verdict.diff.runs) {
       if (run.skipped) continue;
-      const ExpectationEntry* e =
-          options_.expected.match(run.backend, op.name, case_name, call.rule_id);
+      FailureFacts facts{op.name, case_name, call.rule_id, std::string(), &call};
+      if (run.difference) {
+        facts.signature = difference_signature(op.name, run.backend, *run.difference,
+                                               verdict.diff.reference, run.outcome);
+      }
+      const ExpectationEntry* e = options_.expected.match(run.backend, facts);
       if (e == nullptr) {
         all_known = all_known && !run.difference;
         continue;

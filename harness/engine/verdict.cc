@@ -129,17 +129,21 @@ std::string finding_signature(const std::string& op, const CallVerdict& verdict,
   }
   for (const BackendRun& run : diff.runs) {
     if (run.skipped || !run.difference) continue;
-    const Difference& d = *run.difference;
-    std::string signature = op + "|" + run.backend + "|" + d.kind;
-    if (d.kind == "class") {
-      signature += std::string("|") + outcome_name(diff.reference.kind) + "->" +
-                   outcome_name(run.outcome.kind);
-    }
-    if (d.kind == "rule") signature += "|" + diff.reference.rule + "->" + run.outcome.rule;
-    if (d.output >= 0) signature += "|output " + std::to_string(d.output);
-    return signature;
+    return difference_signature(op, run.backend, *run.difference, diff.reference, run.outcome);
   }
   return op + "|?";
+}
+
+std::string difference_signature(const std::string& op, const std::string& backend,
+                                 const Difference& d, const Outcome& reference,
+                                 const Outcome& actual) {
+  std::string signature = op + "|" + backend + "|" + d.kind;
+  if (d.kind == "class") {
+    signature += std::string("|") + outcome_name(reference.kind) + "->" + outcome_name(actual.kind);
+  }
+  if (d.kind == "rule") signature += "|" + reference.rule + "->" + actual.rule;
+  if (d.output >= 0) signature += "|output " + std::to_string(d.output);
+  return signature;
 }
 
 bool all_outputs_zero(const Outcome& outcome) {

@@ -61,6 +61,11 @@ CallVerdict judge_call(const Registry& registry, const Call& call,
 // never the index.
 std::string finding_signature(const std::string& op, const CallVerdict& verdict,
                               const std::string& rule);
+// The signature of one backend's difference from the reference (finding_signature gives the first
+// failing backend's): "op|backend|kind", "|ref->actual" classes or rule ids, "|output N".
+std::string difference_signature(const std::string& op, const std::string& backend,
+                                 const Difference& d, const Outcome& reference,
+                                 const Outcome& actual);
 
 // Writes the failing `call` of `verdict` as a case directory `dir` (replacing it) and appends the
 // __REPRO lines to its report: the directory's, then the call descriptor's (repro_call_line).

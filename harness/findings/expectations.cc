@@ -22,7 +22,11 @@ bool is_link(const std::string& word) {
 }  // namespace
 
 std::string ExpectationEntry::selector() const {
-  return rule_glob.empty() ? op_glob + "/" + case_glob : "rule:" + rule_glob;
+  std::string text = !sig_glob.empty()    ? "sig:" + sig_glob
+                     : !rule_glob.empty() ? "rule:" + rule_glob
+                                          : op_glob + "/" + case_glob;
+  for (const CallCondition& c : conditions) text += "&" + c.text;
+  return text;
 }
 
 ExpectedFailures ExpectedFailures::read(const std::string& path) {
@@ -38,14 +42,22 @@ ExpectedFailures ExpectedFailures::read(const std::string& path) {
     if (!(words >> selector)) continue;
     ExpectationEntry e;
     e.source = path + ":" + std::to_string(number);
-    if (selector.rfind("rule:", 0) == 0) {
+    for (size_t amp = selector.rfind('&'); amp != std::string::npos; amp = selector.rfind('&')) {
+      e.conditions.insert(e.conditions.begin(), parse_condition(selector.substr(amp + 1), e.source));
+      selector.resize(amp);
+    }
+    if (selector.rfind("sig:", 0) == 0) {
+      e.sig_glob = selector.substr(4);
+      e.op_glob = e.case_glob = "*";
+      verify(!e.sig_glob.empty(), e.source, ": empty signature selector");
+    } else if (selector.rfind("rule:", 0) == 0) {
       e.rule_glob = selector.substr(5);
       e.op_glob = e.case_glob = "*";
       verify(!e.rule_glob.empty(), e.source, ": empty rule selector");
     } else {
       const size_t slash = selector.find('/');
       verify(slash != std::string::npos && slash > 0 && slash + 1 < selector.size(), e.source,
-             ": selector '", selector, "' is neither OP/CASE nor rule:GLOB");
+             ": selector '", selector, "' is neither OP/CASE, rule:GLOB nor sig:GLOB");
       e.op_glob = selector.substr(0, slash);
       e.case_glob = selector.substr(slash + 1);
     }
@@ -62,26 +74,31 @@ ExpectedFailures ExpectedFailures::read(const std::string& path) {
   return list;
 }
 
-int ExpectedFailures::match(const std::string& op, const std::string& case_name,
-                            const std::string& rule) const {
+int ExpectedFailures::match(const FailureFacts& facts) const {
   for (size_t i = 0; i < entries_.size(); ++i) {
     const ExpectationEntry& e = entries_[i];
-    if (!e.rule_glob.empty()) {
-      if (!rule.empty() && glob(e.rule_glob, rule)) return static_cast<int>(i);
-    } else if (glob(e.op_glob, op) && glob(e.case_glob, case_name)) {
-      return static_cast<int>(i);
+    bool selected = false;
+    if (!e.sig_glob.empty()) {
+      selected = !facts.signature.empty() && glob(e.sig_glob, facts.signature);
+    } else if (!e.rule_glob.empty()) {
+      selected = !facts.rule.empty() && glob(e.rule_glob, facts.rule);
+    } else {
+      selected = glob(e.op_glob, facts.op) && glob(e.case_glob, facts.case_name);
     }
+    for (const CallCondition& c : e.conditions) {
+      selected = selected && facts.call != nullptr && c.holds(*facts.call);
+    }
+    if (selected) return static_cast<int>(i);
   }
   return -1;
 }
 
-const ExpectationEntry* ExpectationSet::match(const std::string& backend, const std::string& op,
-                                              const std::string& case_name,
-                                              const std::string& rule) const {
+const ExpectationEntry* ExpectationSet::match(const std::string& backend,
+                                              const FailureFacts& facts) const {
   for (const std::string& key : {backend, std::string()}) {
     const auto it = by_backend.find(key);
     if (it == by_backend.end()) continue;
-    const int i = it->second.match(op, case_name, rule);
+    const int i = it->second.match(facts);
     if (i >= 0) return &it->second.entries()[static_cast<size_t>(i)];
   }
   return nullptr;

@@ -5,10 +5,16 @@
 //   # comment
 //   SELECTOR  REASON...  [LINK]
 //
-// SELECTOR is OP/CASE (shell globs: `sum/invalid_axis_*`, `pad/*`, `*/example_int32_min_value`)
-// or rule:GLOB (the rule the case breaks: `rule:global.precision_*`). A campaign call's case
-// name is `valid` or `invalid_<rule tag>`, as golden names its generated cases. LINK is the last
-// word when it starts with http:// or https:// or names a file under docs/.
+// SELECTOR is OP/CASE (shell globs: `sum/invalid_axis_*`, `pad/*`, `*/example_int32_min_value`),
+// rule:GLOB (the rule the case breaks: `rule:global.precision_*`) or sig:GLOB (the signature of
+// the backend's difference, as findings name it: `sig:where|*|precision|*`). A campaign call's
+// case name is `valid` or `invalid_<rule tag>`, as golden names its generated cases. Conditions
+// on the call may follow the selector, each after '&', all of which must hold:
+//   attr.NAME=GLOB   the attribute's value (an absent attribute fails)
+//   inK.ndim=N  inK.prec=N  inK.shape=GLOB (dims joined by 'x': `2x3`; a scalar is empty)
+//   inK.has=V        some element of input K equals V
+// e.g. `sig:cvm_right_shift|*|value|*&in0.has=2147483647`. LINK is the last word when it starts
+// with http:// or https:// or names a file under docs/.
 #pragma once
 
 #include <cstdint>
@@ -18,11 +24,33 @@
 
 namespace cvm {
 
+struct Call;
+
+// One condition of an entry on the call (see above).
+struct CallCondition {
+  std::string text;      // as written: "attr.axis=()"
+  std::string property;  // "attr", "ndim", "prec", "shape" or "has"
+  std::string name;      // the attribute's name
+  int input = -1;        // the input's index
+  std::string value;
+  bool holds(const Call& call) const;
+};
+
 struct ExpectationEntry {
   std::string op_glob, case_glob, rule_glob;  // rule_glob set for rule: selectors only
+  std::string sig_glob;                        // set for sig: selectors only
+  std::vector<CallCondition> conditions;
   std::string reason, link;
   std::string source;  // "FILE:LINE"
   std::string selector() const;
+};
+
+// What a failure is matched on.
+struct FailureFacts {
+  std::string op, case_name;
+  std::string rule;       // the rule the case breaks (may be empty)
+  std::string signature;  // the backend's difference; empty: no sig: entry matches
+  const Call* call = nullptr;  // without it, no entry with conditions matches
 };
 
 class ExpectedFailures {
@@ -31,8 +59,8 @@ class ExpectedFailures {
   static ExpectedFailures read(const std::string& path);
   void add(ExpectationEntry entry) { entries_.push_back(std::move(entry)); }
 
-  // The first entry selecting the case, or -1. `rule` is the rule the case breaks (may be empty).
-  int match(const std::string& op, const std::string& case_name, const std::string& rule) const;
+  // The first entry selecting the failure, or -1.
+  int match(const FailureFacts& facts) const;
   const std::vector<ExpectationEntry>& entries() const { return entries_; }
   bool empty() const { return entries_.empty(); }
 
@@ -44,10 +72,12 @@ class ExpectedFailures {
 struct ExpectationSet {
   std::map<std::string, ExpectedFailures> by_backend;
   // The entry (and its list) selecting the case for `backend`; nullptr when none.
-  const ExpectationEntry* match(const std::string& backend, const std::string& op,
-                                const std::string& case_name, const std::string& rule) const;
+  const ExpectationEntry* match(const std::string& backend, const FailureFacts& facts) const;
   bool empty() const { return by_backend.empty(); }
 };
+
+// One condition as written after '&' (LogicError naming `source` when malformed).
+CallCondition parse_condition(const std::string& text, const std::string& source);
 
 // Reads the lists of --xfail FILE (every backend) and --xfail-for NAME=FILE options.
 ExpectationSet read_expectations(const std::vector<std::string>& for_all,

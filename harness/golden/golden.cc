@@ -182,6 +182,33 @@ bool GoldenVerifyResult::ok() const {
   return true;
 }
 
+namespace {
+
+// What an expected-failure entry is matched on for a case run on `backend`: for a failing case
+// also its difference's signature and its call (inputs loaded), which sig: selectors and
+// conditions need.
+FailureFacts golden_failure_facts(const GoldenCaseResult& c, const std::string& dir,
+                                  const CaseSpec& spec, const CaseResult& run,
+                                  const std::string& backend, Call& call) {
+  FailureFacts facts{c.op, c.name, spec.expect ? spec.expect->rule : std::string(), "", nullptr};
+  if (run.matches.value_or(false) || !run.difference || !spec.expect) return facts;
+  Outcome reference;
+  reference.kind = spec.expect->outcome;
+  reference.rule = spec.expect->rule;
+  facts.signature = difference_signature(c.op, backend, *run.difference, reference, run.outcome);
+  call.op = spec.op;
+  call.attrs = spec.attrs;
+  try {
+    call.inputs = load_inputs(dir, spec);
+    facts.call = &call;
+  } catch (const LogicError&) {
+    // Inputs that are no tensors: conditions on them cannot hold.
+  }
+  return facts;
+}
+
+}  // namespace
+
 GoldenVerifyResult verify_golden(const Registry& registry, const std::string& dir,
                                  const std::string& backend,
                                  const ExpectationSet& expected,
@@ -225,8 +252,9 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
         const CaseResult run = judge_case(registry, case_dir.string(), backend);
         const bool matches = run.matches.value_or(false);
         const CaseSpec spec = read_case(case_dir.string());
+        Call call;
         const ExpectationEntry* known = expected.match(
-            backend, c.op, c.name, spec.expect ? spec.expect->rule : std::string());
+            backend, golden_failure_facts(c, case_dir.string(), spec, run, backend, call));
         c.status = matches ? (known ? "xpass" : "pass") : (known ? "xfail" : "fail");
         if (known) {
           c.expectation = known->source + ": " + known->reason;

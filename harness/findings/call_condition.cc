@@ -1,0 +1,88 @@
+// Conditions of expected-failure entries on the call they select (harness/findings/expectations.h):
+// a known difference of an implementation often shows only for one attribute value, input rank or
+// input value, and an entry must say so rather than absorb every failure of its operator.
+#include <fnmatch.h>
+
+#include <string>
+
+#include "cvmcheck/errors.h"
+#include "harness/engine/call.h"
+#include "harness/findings/expectations.h"
+
+namespace cvm {
+namespace {
+
+bool glob(const std::string& pattern, const std::string& text) {
+  return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+std::string shape_text(const Tensor& t) {
+  std::string text;
+  for (int axis = 0; axis < t.ndim(); ++axis) {
+    text += (axis == 0 ? "" : "x") + std::to_string(t.dim(axis));
+  }
+  return text;
+}
+
+bool has_value(const Tensor& t, int64_t value) {
+  for (int64_t i = 0; i < t.size(); ++i) {
+    if (t.get(i) == value) return true;
+  }
+  return false;
+}
+
+int64_t integer(const std::string& text, const std::string& where) {
+  size_t used = 0;
+  int64_t value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  verify(used == text.size() && !text.empty(), where, ": '", text, "' is not an integer");
+  return value;
+}
+
+}  // namespace
+
+CallCondition parse_condition(const std::string& text, const std::string& source) {
+  CallCondition c;
+  c.text = text;
+  const size_t eq = text.find('=');
+  verify(eq != std::string::npos && eq > 0, source, ": condition '", text,
+         "' is not NAME=VALUE (attr.NAME=GLOB, inK.ndim=N, inK.prec=N, inK.shape=GLOB, inK.has=V)");
+  const std::string subject = text.substr(0, eq);
+  c.value = text.substr(eq + 1);
+  if (subject.rfind("attr.", 0) == 0 && subject.size() > 5) {
+    c.property = "attr";
+    c.name = subject.substr(5);
+    return c;
+  }
+  const size_t dot = subject.find('.');
+  verify(subject.rfind("in", 0) == 0 && dot != std::string::npos && dot > 2, source,
+         ": condition '", text, "' names neither attr.NAME nor inK.PROPERTY");
+  c.input = static_cast<int>(integer(subject.substr(2, dot - 2), source));
+  c.property = subject.substr(dot + 1);
+  verify(c.input >= 0 && (c.property == "ndim" || c.property == "prec" ||
+                          c.property == "shape" || c.property == "has"),
+         source, ": condition '", text, "': an input property is ndim, prec, shape or has");
+  if (c.property != "shape") integer(c.value, source);
+  return c;
+}
+
+bool CallCondition::holds(const Call& call) const {
+  if (property == "attr") {
+    if (!call.attrs.is_object() || !call.attrs.contains(name)) return false;
+    const nlohmann::json& v = call.attrs.at(name);
+    return glob(value, v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  if (input < 0 || static_cast<size_t>(input) >= call.inputs.size()) return false;
+  const Tensor& t = call.inputs[static_cast<size_t>(input)];
+  if (property == "shape") return glob(value, shape_text(t));
+  const int64_t n = std::stoll(value);
+  if (property == "ndim") return t.ndim() == n;
+  if (property == "prec") return t.precision() == n;
+  return has_value(t, n);
+}
+
+}  // namespace cvm

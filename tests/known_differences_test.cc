@@ -1,0 +1,117 @@
+// Known differences that match campaign findings (harness/findings/expectations.h): sig: selectors
+// on a backend's difference and conditions on the call, applied by the campaign to each failing
+// call, so that a nightly against a known-buggy implementation can pass.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cvmcheck/errors.h"
+#include "harness/campaign/campaign.h"
+#include "harness/engine/call.h"
+#include "harness/findings/expectations.h"
+#include "harness/findings/planted.h"
+#include "registry/registry.h"
+
+namespace cvm {
+namespace {
+
+ExpectedFailures list_of(const std::string& text) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("cvmcheck-known-" + std::to_string(::getpid()) + ".txt"))
+                               .string();
+  std::ofstream(path) << text;
+  ExpectedFailures list = ExpectedFailures::read(path);
+  std::filesystem::remove(path);
+  return list;
+}
+
+Call call_of(const std::string& op, nlohmann::json attrs, std::vector<Tensor> inputs) {
+  Call call;
+  call.op = op;
+  call.attrs = std::move(attrs);
+  call.inputs = std::move(inputs);
+  return call;
+}
+
+TEST(KnownDifferences, SignatureSelectorsAndConditionsParse) {
+  const ExpectedFailures list = list_of(
+      "sig:where|*|precision|*&in0.ndim=1  where's precision is p(cond) docs/contract.md\n"
+      "sig:max|*|value|*&attr.axis=()  max over no axis\n");
+  ASSERT_EQ(list.entries().size(), 2u);
+  const ExpectationEntry& e = list.entries()[0];
+  EXPECT_EQ(e.sig_glob, "where|*|precision|*");
+  ASSERT_EQ(e.conditions.size(), 1u);
+  EXPECT_EQ(e.conditions[0].input, 0);
+  EXPECT_EQ(e.conditions[0].property, "ndim");
+  EXPECT_EQ(e.link, "docs/contract.md");
+  EXPECT_EQ(e.selector(), "sig:where|*|precision|*&in0.ndim=1");
+  EXPECT_THROW(list_of("sig:max|*&in0.size=3 reason\n"), LogicError);
+  EXPECT_THROW(list_of("sig:max|*&axis reason\n"), LogicError);
+  EXPECT_THROW(list_of("sig:max|*&in0.ndim=two reason\n"), LogicError);
+}
+
+TEST(KnownDifferences, ConditionsLookAtAttributesShapesPrecisionsAndValues) {
+  const ExpectedFailures list = list_of(
+      "sig:cvm_right_shift|*|value|*&in0.has=2147483647  right shift of 2^31-1\n"
+      "sig:max|*|value|*&attr.axis=()&in0.shape=2x*  max over no axis\n"
+      "sig:abs|*&in0.prec=8  eight bits\n");
+  const Tensor big = Tensor::from_values({3}, {1, 2147483647, 3}, 32);
+  const Call shift = call_of("cvm_right_shift", {{"shift_bit", "1"}}, {big});
+  FailureFacts facts{"cvm_right_shift", "valid", "", "cvm_right_shift|w|value|output 0", &shift};
+  EXPECT_EQ(list.match(facts), 0);
+  const Call small = call_of("cvm_right_shift", {{"shift_bit", "1"}},
+                             {Tensor::from_values({2}, {1, 2}, 32)});
+  facts.call = &small;
+  EXPECT_EQ(list.match(facts), -1);
+  facts.call = nullptr;  // a condition without the call never holds
+  EXPECT_EQ(list.match(facts), -1);
+
+  const Call max = call_of("max", {{"axis", "()"}}, {Tensor::from_values({2, 3}, {1, 2, 3, 4, 5, 6}, 8)});
+  const FailureFacts max_facts{"max", "valid", "", "max|w|value|output 0", &max};
+  EXPECT_EQ(list.match(max_facts), 1);
+  const Call max_axis = call_of("max", {{"axis", "(0,)"}}, {max.inputs[0]});
+  EXPECT_EQ(list.match({"max", "valid", "", "max|w|value|output 0", &max_axis}), -1);
+  const Call abs = call_of("abs", {}, {Tensor::from_values({1}, {-3}, 8)});
+  EXPECT_EQ(list.match({"abs", "valid", "", "abs|w|value|output 0", &abs}), 2);
+  EXPECT_EQ(list.match({"abs", "valid", "", "", &abs}), -1);  // no difference, no sig: match
+}
+
+// A planted bug of a backend under test, listed as a known difference by its signature and a
+// condition, is expected and fails nothing; the same list with a condition the calls do not meet
+// leaves it unexpected.
+TEST(KnownDifferences, TheCampaignAppliesThemToEachFailingCall) {
+  Registry r = registry();
+  const PlantedBug* bug = nullptr;
+  for (const PlantedBug& b : planted_bugs()) {
+    if (b.backend == "planted-max-clamps-at-zero") bug = &b;
+  }
+  ASSERT_NE(bug, nullptr);
+  const Backend planted = make_planted_backend(*r.find_backend("reference"), *bug);
+  r.find_backend("optimized")->kernels["max"] = planted.kernels.at("max");
+  CampaignOptions options;
+  options.seconds = 60;
+  options.max_cases = 200;
+  options.ops = {"max"};
+  options.backends = {"optimized"};
+  options.seed = 5;
+  options.shrink_seconds = 0;
+  options.expected.by_backend["optimized"] =
+      list_of("sig:max|optimized|value|*&in0.shape=*  max clamps at zero (planted)\n");
+  const CampaignResult known = run_campaign(r, options);
+  EXPECT_EQ(known.mismatches, 0);
+  EXPECT_GT(known.expected_failures, 0);
+  ASSERT_FALSE(known.findings.empty());
+  EXPECT_NE(known.findings[0].expected_by.find("max clamps at zero"), std::string::npos);
+
+  options.expected.by_backend["optimized"] =
+      list_of("sig:max|optimized|value|*&attr.keepdims=maybe  never holds\n");
+  const CampaignResult unknown = run_campaign(r, options);
+  EXPECT_EQ(unknown.mismatches, known.expected_failures);
+  EXPECT_EQ(unknown.expected_failures, 0);
+  EXPECT_EQ(unknown.stale_expectations.size(), 1u);
+}
+
+}  // namespace
+}  // namespace cvm
