@@ -23,6 +23,12 @@ Action add_corpus_command(CLI::App& app);
 Action add_mrt_command(CLI::App& app);
 Action add_worker_command(CLI::App& app);
 
+// The run's facts for campaign.json and the report (run_facts.cc): the CPU's model, the ISA
+// the nn kernels pick and the feature flags the optimized paths care about; the time now in
+// UTC, ISO 8601.
+std::string cpu_description();
+std::string utc_now();
+
 // "1", "2-3", "1+"
 std::string arity_text(int min_inputs, int max_inputs);
 
