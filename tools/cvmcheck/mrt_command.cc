@@ -55,8 +55,8 @@ void write_mrt_json(const std::string& path, const std::vector<mrt::MrtRow>& row
 
 void add_options(CLI::App* sub, MrtCli* o) {
   sub->add_option("--table", o->table,
-                  "screen (default): one row per identity, one column per backend; full: one "
-                  "row per identity x backend")
+                  "screen (default): one row per operator family, one column per backend; "
+                  "full: one row per identity x backend")
       ->check(CLI::IsMember({"screen", "full"}));
   sub->add_option("--cases", o->cases, "Random cases per identity (default 200)")
       ->check(CLI::Range(int64_t{1}, int64_t{100000000}));
