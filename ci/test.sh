@@ -8,7 +8,7 @@
 #      the golden fixtures (reproducible, every backend, the numpy consumer), corpus replay;
 #      then the test binary run directly in shuffled order (ci/shuffled-tests.sh);
 #   1b. the report page's browser tests (ci/browser-test.sh: Debian's chromium, headless, driven
-#      by playwright-core; docs/report.md), about half a minute;
+#      by playwright-core; docs/report.md), about 10 s;
 #   2. a fixed sample of kernel mutants (ci/mutation-sample.sh), each of which the cheap harness
 #      modes must kill;
 #   3. the same tests under ASan + UBSan (clang), where any sanitizer report fails;
