@@ -4,16 +4,43 @@
 # the conformance table to stdout and JSON + JUnit XML under reports/campaign/.
 # Then every MRT quantization expansion against its direct formula on every backend
 # (`cvmcheck mrt`, MRT_SECONDS, default 10 s). Exit 1 if either finds a mismatch.
-# Extra arguments go to `cvmcheck campaign` (e.g. --seconds 300 --seed 42 --ops conv2d,dense).
+# Last, the run's page (`cvmcheck report`, docs/report.md): reports/campaign/report.html, with
+# the earlier runs kept in reports/history/ (the last HISTORY_RUNS, default 30) as its history;
+# its path is the last line printed.
+# Extra arguments go to `cvmcheck campaign` (e.g. --seconds 300 --seed 42 --ops conv2d,dense,
+# --table full for one row per operator and backend).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/build.sh release >/dev/null
 args=("$@")
 [[ " ${args[*]:-} " == *" --seconds "* ]] || args=(--seconds 30 "${args[@]}")
 [[ " ${args[*]:-} " == *" --report "* ]] || args=(--report reports/campaign "${args[@]}")
+report=reports/campaign
+for ((i = 0; i + 1 < ${#args[@]}; i++)); do
+  [[ "${args[i]}" == "--report" ]] && report="${args[i + 1]}"
+done
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+[[ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]] || commit="$commit+changes"
+rm -f "$report/campaign.json" "$report/mrt.json"
 status=0
-build/bin/cvmcheck campaign "${args[@]}" || status=$?
+build/bin/cvmcheck campaign --commit "$commit" "${args[@]}" || status=$?
 echo
 echo "== MRT expansions (the MRT formalization) against their direct formulas"
-build/bin/cvmcheck mrt --seconds "${MRT_SECONDS:-10}" --backend all || status=1
+mkdir -p "$report"
+build/bin/cvmcheck mrt --seconds "${MRT_SECONDS:-10}" --backend all --json "$report/mrt.json" ||
+  status=1
+if [[ -f "$report/campaign.json" ]]; then
+  history=reports/history
+  mkdir -p "$history"
+  page_args=(--campaign "$report/campaign.json" --out "$report/report.html")
+  [[ -f "$report/mrt.json" ]] && page_args+=(--mrt "$report/mrt.json")
+  # The earlier runs first, then this one joins them for the next run's page.
+  if compgen -G "$history/*.json" >/dev/null; then page_args+=(--history "$history"); fi
+  build/bin/cvmcheck report "${page_args[@]}" >/dev/null || status=1
+  cp "$report/campaign.json" "$history/$(date -u +%Y%m%dT%H%M%SZ)-campaign.json"
+  mapfile -t old < <(printf '%s\n' "$history"/*.json | sort | head -n "-${HISTORY_RUNS:-30}")
+  [[ ${#old[@]} -eq 0 ]] || rm -f "${old[@]}"
+  echo
+  echo "report page: file://$(cd "$(dirname "$report/report.html")" && pwd)/report.html"
+fi
 exit "$status"

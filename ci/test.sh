@@ -7,6 +7,8 @@
 #      packages are installed first), the JavaScript worker codec, robustness, the per-operator RapidCheck properties, the planted-bug proof,
 #      the golden fixtures (reproducible, every backend, the numpy consumer), corpus replay;
 #      then the test binary run directly in shuffled order (ci/shuffled-tests.sh);
+#   1b. the report page's browser tests (ci/browser-test.sh: Debian's chromium, headless, driven
+#      by playwright-core; docs/report.md), about 10 s;
 #   2. a fixed sample of kernel mutants (ci/mutation-sample.sh), each of which the cheap harness
 #      modes must kill;
 #   3. the same tests under ASan + UBSan (clang), where any sanitizer report fails;
@@ -35,6 +37,10 @@ bash ci/build.sh release
 ctest --preset release
 echo "== the test binary run directly, shuffled (no state may leak between tests)"
 bash ci/shuffled-tests.sh build/bin/cvmcheck_tests
+stamp
+
+echo "== the report page in a real browser (headless chromium, playwright-core)"
+bash ci/browser-test.sh build/bin/cvmcheck
 stamp
 
 echo "== mutation sample: a fixed set of kernel mutants must each be killed"

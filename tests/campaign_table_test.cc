@@ -64,5 +64,39 @@ TEST(CampaignTable, AFindingShowsInItsCellWithItsReplayLine) {
   std::filesystem::remove_all(root);
 }
 
+// An expected-failure entry for the planted bug: its cell counts the calls as expected
+// ("eN"), apart from unexpected ones, in the table and in campaign.json.
+TEST(CampaignTable, ExpectedMismatchesShowApart) {
+  const PlantedBug& bug = planted_bugs().front();
+  const auto r = testing::registry_with(bug);
+  ExpectedFailures list;
+  ExpectationEntry entry;
+  entry.op_glob = bug.op;
+  entry.case_glob = "*";
+  entry.reason = "planted for the test";
+  entry.source = "test:1";
+  list.add(entry);
+  CampaignOptions o;
+  o.max_cases = 300;
+  o.seed = 777;
+  o.ops = {bug.op};
+  o.backends = {bug.backend};
+  o.shrink_seconds = 0;
+  o.expected.by_backend[bug.backend] = list;
+  const CampaignResult result = run_campaign(*r, o);
+  const CampaignCell& cell = result.table.at(bug.op).at(bug.backend);
+  ASSERT_GT(cell.mismatches, 0) << campaign_table(result, TableStyle::kFull);
+  EXPECT_EQ(cell.expected, cell.mismatches);
+  EXPECT_EQ(result.mismatches, 0);
+  EXPECT_EQ(result.expected_failures, cell.expected);
+  const std::string screen = campaign_table(result);
+  const size_t row = screen.find("\n" + bug.op + " ");
+  ASSERT_NE(row, std::string::npos) << screen;
+  const std::string line = screen.substr(row + 1, screen.find('\n', row + 1) - row - 1);
+  EXPECT_EQ(line.substr(line.rfind(' ')), " e" + std::to_string(cell.expected)) << screen;
+  EXPECT_NE(campaign_json(result).find("\"expected\": " + std::to_string(cell.expected)),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace cvm

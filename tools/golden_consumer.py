@@ -10,13 +10,18 @@ exactly with the stored outputs.
 Usage: /usr/bin/python3 tools/golden_consumer.py [GOLDEN_DIR]
 Exit status 0 when every check passes.
 """
+import argparse
 import hashlib
 import json
 import os
 import re
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("tools/golden_consumer.py: needs numpy, which this python3 ({}) lacks: apt-get install python3-numpy, "
+             "or pip install numpy".format(sys.executable))
 
 MAX_NDIM, MAX_DIM, MAX_ELEMENTS = 6, 1 << 24, 1 << 30
 
@@ -155,8 +160,15 @@ def sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else "golden"
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0].replace("\n", " "),
+        epilog="Exit status 0 when every check passes, 1 when one fails, 2 for usage errors.")
+    parser.add_argument("golden_dir", nargs="?", default="golden",
+                        help="the suite's directory, holding MANIFEST.json (default golden)")
+    root = parser.parse_args(argv).golden_dir
+    if not os.path.isfile(os.path.join(root, "MANIFEST.json")):
+        parser.error(f"{root}: no MANIFEST.json there (not a golden suite directory)")
     with open(os.path.join(root, "MANIFEST.json")) as f:
         manifest = json.load(f)
     assert manifest["format"] == "cvmcheck-golden", "not a cvmcheck golden suite"

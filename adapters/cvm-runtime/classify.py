@@ -21,7 +21,11 @@ import os
 import re
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("adapters/cvm-runtime/classify.py: needs numpy, which this python3 ({}) lacks: apt-get install python3-numpy, "
+             "or pip install numpy".format(sys.executable))
 
 S6 = "contract.md 'Where we differ from the original runtime' / SEMANTICS.md s6"
 

@@ -26,7 +26,11 @@ import subprocess
 import sys
 import time
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("adapters/cvm-runtime/replay_golden.py: needs numpy, which this python3 ({}) lacks: apt-get install python3-numpy, "
+             "or pip install numpy".format(sys.executable))
 
 VERSION = 1
 

@@ -207,6 +207,11 @@ class CampaignRun {
     if (verdict.passed) return;
     if (expected_by != nullptr) {
       ++result_.expected_failures;
+      // Per cell too, so that a table shows expected and unexpected mismatches apart.
+      auto& row = result_.table[op.name];
+      for (const BackendRun& run : verdict.diff.runs) {
+        if (run.difference) ++row[run.backend].expected;
+      }
     } else {
       ++result_.mismatches;
     }

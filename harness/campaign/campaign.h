@@ -50,6 +50,7 @@ struct CampaignOptions {
 // One cell of the conformance table (operator x backend).
 struct CampaignCell {
   int64_t cases = 0, ok = 0, logic_error = 0, runtime_error = 0, mismatches = 0, skipped = 0;
+  int64_t expected = 0;  // of the mismatches, those an expected-failure entry selects
 };
 
 // One finding: every failing call with the same signature, which is what a developer would call
@@ -109,6 +110,13 @@ struct CampaignResult {
   // (minor: no I/O; major: read from disk) and CPU time (user + system, all threads).
   int64_t minor_faults = 0, major_faults = 0;
   double cpu_seconds = 0;
+  // What the run was asked for and on what (campaign.json's "run", read by `cvmcheck report`):
+  // the commit under test as the caller names it (--commit), the CPU's features, the start
+  // time (UTC, ISO 8601), the time box and case bound asked for, and why it stopped
+  // ("time", "max_cases").
+  std::string commit, cpu_features, started, stopped;
+  double seconds_requested = 0;
+  int64_t max_cases = -1;
 };
 
 // Progress callback: called about every `progress_interval` seconds with the partial result.

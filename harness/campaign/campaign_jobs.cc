@@ -26,6 +26,7 @@ void add_cell(CampaignCell& into, const CampaignCell& c) {
   into.runtime_error += c.runtime_error;
   into.mismatches += c.mismatches;
   into.skipped += c.skipped;
+  into.expected += c.expected;
 }
 
 }  // namespace
@@ -64,6 +65,7 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
         cell.runtime_error = c.at("runtime_error");
         cell.mismatches = c.at("mismatches");
         cell.skipped = c.at("skipped");
+        cell.expected = c.value("expected", int64_t{0});
       }
     }
   }
@@ -74,6 +76,15 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
     r.major_faults = j.at("page_faults").value("major", int64_t{0});
   }
   r.cpu_seconds = j.value("cpu_seconds", 0.0);
+  if (j.contains("run")) {
+    const nlohmann::json& run = j.at("run");
+    r.commit = run.value("commit", std::string());
+    r.cpu_features = run.value("cpu_features", std::string());
+    r.started = run.value("started", std::string());
+    r.stopped = run.value("stopped", std::string());
+    r.seconds_requested = run.value("seconds_requested", 0.0);
+    r.max_cases = run.value("max_cases", int64_t{-1});
+  }
   for (const nlohmann::json& f : j.at("findings")) {
     CampaignFinding finding;
     finding.op = f.at("op");

@@ -1,5 +1,6 @@
 #include "harness/mrt/mrt_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <iomanip>
@@ -138,22 +139,58 @@ void full_rows(std::ostream& out, const std::vector<MrtRow>& rows) {
   }
 }
 
-// One row per identity, one column per backend: "ok", "skip" or "xN" mismatching cases; the
-// reasons of skipped backends once each below.
+// The operator family of an identity: its name up to "_layer" or "_channel".
+std::string family_of(const std::string& identity) {
+  const size_t at = std::min(identity.find("_layer"), identity.find("_channel"));
+  return identity.substr(0, at);
+}
+
+// One family's cell for one backend: "skip" when no identity compared, "xN" mismatching cases,
+// else "ok", or "ok K/N" when only K of its N identities compared.
+std::string family_cell(int compared, int identities, int64_t mismatches) {
+  if (compared == 0) return "skip";
+  if (mismatches > 0) return "x" + std::to_string(mismatches);
+  if (compared < identities) return "ok " + std::to_string(compared) + "/" + std::to_string(identities);
+  return "ok";
+}
+
+// One row per operator family ("conv2d_* (8)") and one column per backend, so that the main
+// job's output fits a screen with the campaign's table above it; the MISMATCH lines below name
+// each identity and backend that differs, and the skipped backends' reasons follow once each.
 void screen_rows(std::ostream& out, const std::vector<MrtRow>& rows) {
-  ScreenGrid grid{"identity", "cases", {}, {}, {}, ""};
+  struct Family {
+    std::string name;
+    std::map<std::string, int64_t> cases;  // identity -> its cases (the most of any backend)
+    std::vector<int> identities, compared;
+    std::vector<int64_t> mismatches;
+  };
+  std::vector<std::string> backends;
+  std::vector<Family> families;
   std::map<std::string, std::string> skipped;
   for (const MrtRow& row : rows) {
-    if (grid.rows.empty() || grid.rows.back().name != row.identity) {
-      grid.rows.push_back({row.identity, 0, {}});
+    const size_t b = std::find(backends.begin(), backends.end(), row.backend) - backends.begin();
+    if (b == backends.size()) backends.push_back(row.backend);
+    if (families.empty() || families.back().name != family_of(row.identity)) {
+      families.push_back({family_of(row.identity), {}, {}, {}, {}});
     }
-    ScreenGridRow& line = grid.rows.back();
-    if (line.cells.size() >= grid.backends.size()) grid.backends.push_back(row.backend);
-    line.count = std::max(line.count, row.cases);
-    line.cells.push_back(!row.skipped.empty() ? "skip"
-                         : row.mismatches > 0 ? "x" + std::to_string(row.mismatches)
-                                              : "ok");
+    Family& f = families.back();
+    f.identities.resize(backends.size());
+    f.compared.resize(backends.size());
+    f.mismatches.resize(backends.size());
+    ++f.identities[b];
+    f.compared[b] += row.skipped.empty() ? 1 : 0;
+    f.mismatches[b] += row.mismatches;
+    f.cases[row.identity] = std::max(f.cases[row.identity], row.cases);
     if (!row.skipped.empty()) skipped[row.backend] = row.skipped;
+  }
+  ScreenGrid grid{"identities", "cases", backends, {}, {}, ""};
+  for (const Family& f : families) {
+    ScreenGridRow line{f.name + "_* (" + std::to_string(f.cases.size()) + ")", 0, {}};
+    for (const auto& [identity, cases] : f.cases) line.count += cases;
+    for (size_t b = 0; b < backends.size(); ++b) {
+      line.cells.push_back(family_cell(f.compared[b], f.identities[b], f.mismatches[b]));
+    }
+    grid.rows.push_back(std::move(line));
   }
   out << render_screen_grid(grid);
   for (const auto& [backend, why] : skipped) out << "skipped backend " << backend << ": " << why << "\n";

@@ -47,9 +47,9 @@ std::vector<MrtRow> merge_mrt_jobs(const std::vector<std::vector<MrtRow>>& jobs)
 std::vector<MrtRow> run_mrt_jobs(const Registry& registry, const MrtRunOptions& options, int jobs,
                                  const std::function<void(int)>& in_child);
 
-// The table `cvmcheck mrt` prints, with a MISMATCH line per row that has one.
-// The table: by default one row per identity and one column per backend (fits a screen);
-// `full`: one row per identity x backend.
+// The table `cvmcheck mrt` prints, with a MISMATCH line per row that has one: by default one
+// row per operator family and one column per backend (fits a screen); `full`: one row per
+// identity x backend.
 std::string mrt_table(const std::vector<MrtRow>& rows, uint64_t seed, const std::string& planted,
                       bool full = false);
 

@@ -46,7 +46,7 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 struct CampaignCli {
   double seconds = 20;
   int64_t max_cases = -1;
-  std::string ops, backends, report, shard;
+  std::string ops, backends, report, shard, commit;
   uint64_t seed = 0;
   double invalid_share = 0.3;
   bool quiet = false, allow_nothing_compared = false, profile = false;
@@ -107,6 +107,9 @@ void add_options(CLI::App* sub, CampaignCli& o) {
                   "line each; full: one row per operator x backend with every count, and each "
                   "finding's call and report")
       ->check(CLI::IsMember({"screen", "full"}));
+  sub->add_option("--commit", o.commit,
+                  "The commit under test, as campaign.json, the report and the store name it "
+                  "(default: HEAD of the working directory, when it is a git checkout)");
   sub->add_flag("--profile", o.profile,
                 "After the table, where the time went: draw, each backend's runs, compare and "
                 "bookkeeping (seconds, share, us per call), and calls/s, page faults per call and "
@@ -182,6 +185,18 @@ void print_results(const CampaignResult& result, const CampaignCli& o, int jobs)
   }
 }
 
+// What the run was asked for and on what, for campaign.json's "run" and the report.
+void record_run_facts(CampaignResult& result, const CampaignOptions& options,
+                      const std::string& commit, const std::string& started) {
+  result.commit = commit;
+  result.cpu_features = cpu_description();
+  result.started = started;
+  result.seconds_requested = options.seconds;
+  result.max_cases = options.max_cases;
+  result.stopped =
+      options.max_cases >= 0 && result.calls >= options.max_cases ? "max_cases" : "time";
+}
+
 int exit_status(const CampaignResult& result, bool allow_nothing_compared, bool findings_failed) {
   if (findings_failed) return kExitMismatch;
   const bool nothing = !result.nothing_compared.empty() || !result.declared_not_compared.empty();
@@ -244,14 +259,15 @@ Action add_campaign_command(CLI::App& app) {
     std::cerr << "cvmcheck campaign: seed " << options.seed << shard_args << ", "
               << options.seconds << " s, " << jobs << (jobs == 1 ? " job" : " jobs")
               << "; replay with --seed " << options.seed << shard_args << "\n";
-    const std::string started = utc_now();
     const CampaignProgress progress = progress_line(o->quiet);
-    const CampaignResult result =
+    const std::string started = utc_now();
+    CampaignResult result =
         jobs == 1 ? run_campaign(registry(), options, progress)
                   : run_campaign_jobs(registry(), options, jobs, prepare_job, progress);
     if (!o->quiet && isatty(STDERR_FILENO) != 0) std::cerr << "\n";
+    record_run_facts(result, options, commit_under_test(o->commit), started);
     print_results(result, *o, jobs);
-    const std::optional<StoreDelta> delta = record_in_store(result, o->store, started);
+    const std::optional<StoreDelta> delta = record_in_store(result, o->store);
     return exit_status(result, o->allow_nothing_compared,
                        findings_fail(result, delta, o->store.fail_on));
   };

@@ -23,6 +23,19 @@ Action add_corpus_command(CLI::App& app);
 Action add_mrt_command(CLI::App& app);
 Action add_worker_command(CLI::App& app);
 Action add_findings_command(CLI::App& app);
+Action add_report_command(CLI::App& app);
+
+// Before parsing: an unknown subcommand word is named with the closest known one suggested;
+// returns the exit status then, -1 when every subcommand word is known (typo_command.cc).
+int check_subcommand_names(const CLI::App& app, int argc, const char* const* argv);
+// The name in `names` closest to `word` (a prefix, or the fewest edits); "" if `names` is empty.
+std::string closest_name(const std::string& word, const std::vector<std::string>& names);
+
+// The run's facts for campaign.json and the report (run_facts.cc): the CPU's model, the ISA
+// the nn kernels pick and the feature flags the optimized paths care about; the time now in
+// UTC, ISO 8601.
+std::string cpu_description();
+std::string utc_now();
 
 // "1", "2-3", "1+"
 std::string arity_text(int min_inputs, int max_inputs);

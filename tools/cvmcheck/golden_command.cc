@@ -1,6 +1,9 @@
 // cvmcheck golden generate|verify: the golden fixture suite (docs/golden-format.md).
 #include <algorithm>
+#include <fstream>
 #include <iostream>
+
+#include <nlohmann/json.hpp>
 
 #include "registry/registry.h"
 #include "commands.h"
@@ -12,17 +15,100 @@
 #include "optimized/kernels.h"
 
 namespace cvm::cli {
+namespace {
+
+// The command line's settings, as parsed.
+struct GoldenCli {
+  GoldenOptions generate;
+  std::string dir = "golden";
+  std::vector<std::string> backends{"reference"};
+  std::string json;
+  XfailCli xfail;
+  ExecCli exec;
+  int jobs = 0;
+};
+
+// One backend's results as JSON, for `cvmcheck report --golden`: the per-operator counts by
+// status and every case that did not simply pass or skip, with its detail and expectation.
+nlohmann::json golden_json(const GoldenVerifyResult& result) {
+  nlohmann::json b{{"ok", result.ok()}, {"per_op", result.per_op}, {"stale", result.stale}};
+  b["not_passing"] = nlohmann::json::array();
+  for (const GoldenCaseResult& c : result.cases) {
+    if (c.status == "pass" || c.status == "skipped") continue;  // counted in per_op
+    b["not_passing"].push_back({{"op", c.op}, {"case", c.name}, {"status", c.status},
+                                {"detail", c.detail}, {"expectation", c.expectation}});
+  }
+  return b;
+}
+
+void write_json(const std::string& path, const nlohmann::json& json) {
+  std::ofstream out(path);
+  out << json.dump(1) << "\n";
+  check(out.good(), "cannot write ", path);
+}
+
+// golden verify: every case on each backend, its table, and the JSON when asked.
+int run_verify(const GoldenCli& o) {
+  const ExpectationSet xfail = expectations(o.xfail);
+  const ExecSettings exec = exec_settings(o.exec);
+  int jobs = o.jobs > 0 ? o.jobs : default_jobs();
+  std::vector<std::string> selected = o.backends;
+  if (std::find(selected.begin(), selected.end(), "all") != selected.end()) {
+    for (const Backend& b : registry().backends()) selected.push_back(b.name);
+  }
+  const std::string why = one_process_reason(registry(), selected);
+  if (jobs > 1 && !why.empty()) {
+    std::cerr << "cvmcheck golden verify: one job, not " << jobs << ": " << why << "\n";
+    jobs = 1;
+  }
+  // With several jobs each job starts its own external workers (a worker's pipes belong to one
+  // process); resolve_backend returns the name it is given, so the names are known here.
+  const auto resolve = [&exec, jobs](const std::string& name) {
+    return jobs == 1 ? resolve_backend(registry(), name, exec) : name;
+  };
+  std::vector<std::string> backends;
+  for (const std::string& name : o.backends) {
+    if (name == "all") {
+      for (const Backend& b : registry().backends()) backends.push_back(b.name);
+      for (const std::string& defined : defined_backend_names(exec)) {
+        backends.push_back(resolve(defined));
+      }
+    } else {
+      backends.push_back(resolve(name));
+    }
+  }
+  bool ok = true;
+  nlohmann::json json{{"dir", o.dir}, {"backends", nlohmann::json::object()}};
+  const auto report = [&ok, &json](const GoldenVerifyResult& result, const std::string& backend) {
+    std::cout << golden_table(result, backend);
+    ok = ok && result.ok();
+    json["backends"][backend] = golden_json(result);
+  };
+  if (jobs == 1) {
+    for (const std::string& backend : backends) {
+      report(verify_golden(registry(), o.dir, backend, xfail), backend);
+    }
+  } else {
+    for (const std::string& backend : backends) {  // the message one process gives
+      check(registry().find_backend(backend) != nullptr || is_exec_backend(backend, exec),
+            "unknown backend '", backend, "'");
+    }
+    // Each job runs the optimized kernels on one thread: the jobs already use every core.
+    const std::vector<GoldenVerifyResult> results = verify_golden_jobs(
+        registry(), o.dir, backends, xfail, jobs, [&exec, &backends](int) {
+          opt::set_threads(1);
+          resolve_backends(registry(), backends, exec);
+        });
+    for (size_t i = 0; i < backends.size(); ++i) report(results[i], backends[i]);
+  }
+  if (!o.json.empty()) write_json(o.json, json);
+  return ok ? kExitOk : kExitMismatch;
+}
+
+}  // namespace
 
 Action add_golden_command(CLI::App& app) {
-  struct Options {
-    GoldenOptions generate;
-    std::string dir = "golden";
-    std::vector<std::string> backends{"reference"};
-    XfailCli xfail;
-    ExecCli exec;
-    int jobs = 0;
-  };
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<GoldenCli>();
   CLI::App* sub = app.add_subcommand("golden", "Generate or verify the golden fixture suite");
   sub->require_subcommand(1);
   CLI::App* gen = sub->add_subcommand("generate", "Write the suite (deterministic)");
@@ -40,6 +126,10 @@ Action add_golden_command(CLI::App& app) {
                      "external worker");
   add_exec_options(verify, o->exec);
   add_xfail_options(verify, o->xfail);
+  verify->add_option("--json", o->json,
+                     "Also write the results as JSON to this file: per backend, per operator "
+                     "counts by status, every case failing, corrupt or listed, stale entries (for "
+                     "the report)");
   verify->add_option("--jobs", o->jobs,
                      "Processes sharing the cases (default 0: one per core); the same tables and "
                      "exit status for any number")
@@ -53,57 +143,7 @@ Action add_golden_command(CLI::App& app) {
                 << kGoldenMaxCaseInputBytes << " bytes, listed in the manifest)\n";
       return kExitOk;
     }
-    const ExpectationSet xfail = expectations(o->xfail);
-    const ExecSettings exec = exec_settings(o->exec);
-    int jobs = o->jobs > 0 ? o->jobs : default_jobs();
-    std::vector<std::string> selected = o->backends;
-    if (std::find(selected.begin(), selected.end(), "all") != selected.end()) {
-      for (const Backend& b : registry().backends()) selected.push_back(b.name);
-    }
-    const std::string why = one_process_reason(registry(), selected);
-    if (jobs > 1 && !why.empty()) {
-      std::cerr << "cvmcheck golden verify: one job, not " << jobs << ": " << why << "\n";
-      jobs = 1;
-    }
-    // With several jobs each job starts its own external workers (a worker's pipes belong to one
-    // process); resolve_backend returns the name it is given, so the names are known here.
-    const auto resolve = [&exec, jobs](const std::string& name) {
-      return jobs == 1 ? resolve_backend(registry(), name, exec) : name;
-    };
-    std::vector<std::string> backends;
-    for (const std::string& name : o->backends) {
-      if (name == "all") {
-        for (const Backend& b : registry().backends()) backends.push_back(b.name);
-        for (const std::string& defined : defined_backend_names(exec)) {
-          backends.push_back(resolve(defined));
-        }
-      } else {
-        backends.push_back(resolve(name));
-      }
-    }
-    bool ok = true;
-    const auto report = [&ok](const GoldenVerifyResult& result, const std::string& backend) {
-      std::cout << golden_table(result, backend);
-      ok = ok && result.ok();
-    };
-    if (jobs == 1) {
-      for (const std::string& backend : backends) {
-        report(verify_golden(registry(), o->dir, backend, xfail), backend);
-      }
-    } else {
-      for (const std::string& backend : backends) {  // the message one process gives
-        check(registry().find_backend(backend) != nullptr || is_exec_backend(backend, exec),
-              "unknown backend '", backend, "'");
-      }
-      // Each job runs the optimized kernels on one thread: the jobs already use every core.
-      const std::vector<GoldenVerifyResult> results = verify_golden_jobs(
-          registry(), o->dir, backends, xfail, jobs, [&exec, &backends](int) {
-            opt::set_threads(1);
-            resolve_backends(registry(), backends, exec);
-          });
-      for (size_t i = 0; i < backends.size(); ++i) report(results[i], backends[i]);
-    }
-    return ok ? kExitOk : kExitMismatch;
+    return run_verify(*o);
   };
 }
 

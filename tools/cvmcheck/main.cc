@@ -33,9 +33,12 @@ int main(int argc, char** argv) {
                     cvm::cli::add_campaign_command, cvm::cli::add_golden_command,
                     cvm::cli::add_repro_command, cvm::cli::add_corpus_command,
                     cvm::cli::add_mrt_command, cvm::cli::add_worker_command,
-                    cvm::cli::add_findings_command}) {
+                    cvm::cli::add_findings_command, cvm::cli::add_report_command}) {
     cvm::cli::Action action = add(app);
     actions[app.get_subcommands({}).back()] = action;
+  }
+  if (const int status = cvm::cli::check_subcommand_names(app, argc, argv); status >= 0) {
+    return status;
   }
   try {
     app.parse(argc, argv);

@@ -2,8 +2,11 @@
 // or a time budget on the chosen backends and prints a table (identity, backend, cases,
 // mismatches); exit status 1 on any mismatch. --write-golden DIR writes the MRT fixtures.
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <random>
+
+#include <nlohmann/json.hpp>
 
 #include "registry/registry.h"
 #include "commands.h"
@@ -24,24 +27,36 @@ mrt::PlantedBug planted_named(const std::string& name) {
   throw std::invalid_argument("unknown planted bug '" + name + "'");
 }
 
-}  // namespace
+// The command line's settings, as parsed.
+struct MrtCli {
+  int64_t cases = 200;
+  double seconds = 0;
+  std::string backend = "all", identity, planted, golden_out, table = "screen", json;
+  uint64_t seed = 0;
+  int golden_seeds = 2;
+  int jobs = 0;
+  ExecCli exec;
+};
 
-Action add_mrt_command(CLI::App& app) {
-  struct Options {
-    int64_t cases = 200;
-    double seconds = 0;
-    std::string backend = "all", identity, planted, golden_out, table = "screen";
-    uint64_t seed = 0;
-    int golden_seeds = 2;
-    int jobs = 0;
-    ExecCli exec;
-  };
-  auto o = std::make_shared<Options>();
-  CLI::App* sub = app.add_subcommand(
-      "mrt", "Check the MRT quantization expansions (the MRT formalization) against their direct formulas");
+// The rows as JSON, for `cvmcheck report --mrt`.
+void write_mrt_json(const std::string& path, const std::vector<mrt::MrtRow>& rows, uint64_t seed,
+                    const std::string& planted) {
+  nlohmann::json json{{"seed", seed}, {"planted", planted}};
+  json["rows"] = nlohmann::json::array();
+  for (const mrt::MrtRow& r : rows) {
+    json["rows"].push_back({{"identity", r.identity}, {"backend", r.backend},
+                            {"cases", r.cases}, {"mismatches", r.mismatches},
+                            {"skipped", r.skipped}, {"first_mismatch", r.first_mismatch}});
+  }
+  std::ofstream out(path);
+  out << json.dump(1) << "\n";
+  if (!out.good()) throw std::runtime_error("cannot write " + path);
+}
+
+void add_options(CLI::App* sub, MrtCli* o) {
   sub->add_option("--table", o->table,
-                  "screen (default): one row per identity, one column per backend; full: one "
-                  "row per identity x backend")
+                  "screen (default): one row per operator family, one column per backend; "
+                  "full: one row per identity x backend")
       ->check(CLI::IsMember({"screen", "full"}));
   sub->add_option("--cases", o->cases, "Random cases per identity (default 200)")
       ->check(CLI::Range(int64_t{1}, int64_t{100000000}));
@@ -63,6 +78,16 @@ Action add_mrt_command(CLI::App& app) {
       ->check(CLI::Range(0, 1024));
   sub->add_option("--golden-seeds", o->golden_seeds, "Seeds per identity in the fixtures (2)")
       ->check(CLI::Range(1, 100));
+  sub->add_option("--json", o->json, "Also write the rows as JSON to this file (for the report)");
+}
+
+}  // namespace
+
+Action add_mrt_command(CLI::App& app) {
+  auto o = std::make_shared<MrtCli>();
+  CLI::App* sub = app.add_subcommand(
+      "mrt", "Check the MRT quantization expansions (the MRT formalization) against their direct formulas");
+  add_options(sub, o.get());
   return [o] {
     if (!o->golden_out.empty()) {
       mrt::MrtGoldenOptions options;
@@ -111,9 +136,9 @@ Action add_mrt_command(CLI::App& app) {
                       opt::set_threads(1);
                       if (o->backend != "all") resolve_backend(registry(), o->backend, exec);
                     });
-    std::cout << mrt::mrt_table(rows, options.seed,
-                                bug == mrt::PlantedBug::kNone ? "" : o->planted,
-                                o->table == "full");
+    const std::string planted = bug == mrt::PlantedBug::kNone ? "" : o->planted;
+    std::cout << mrt::mrt_table(rows, options.seed, planted, o->table == "full");
+    if (!o->json.empty()) write_mrt_json(o->json, rows, options.seed, planted);
     bool ok = true;
     for (const mrt::MrtRow& row : rows) ok = ok && row.mismatches == 0;
     return ok ? kExitOk : kExitMismatch;

@@ -1,11 +1,9 @@
 #include "store_options.h"
 
 #include <cstdio>
-#include <ctime>
 #include <iostream>
 
 #include "harness/campaign/campaign_store.h"
-#include "optimized/cpu_features.h"
 
 namespace cvm::cli {
 
@@ -16,9 +14,6 @@ void add_store_options(CLI::App* sub, StoreCli& cli) {
                               "path: ") + kDefaultStore)
       ->expected(0, 1)
       ->default_str(kDefaultStore);
-  sub->add_option("--commit", cli.commit,
-                  "The commit under test, as the store and reports name it (default: HEAD of the "
-                  "working directory's checkout)");
   sub->add_option("--fail-on", cli.fail_on,
                   "unexpected (default): exit 1 on any unexpected mismatch; new: only on findings "
                   "new or regressed since the store's last run; any: also on expected failures")
@@ -37,30 +32,15 @@ std::string commit_under_test(const std::string& given) {
   return commit;
 }
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  ::gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
-StoreRun run_facts(const std::string& commit, const std::string& started) {
-  StoreRun facts;
-  facts.commit = commit;
-  facts.started = started;
-  facts.version = CVMCHECK_VERSION;
-  facts.cpu_features = std::string("nn kernels: ") + opt::active_isa_name();
-  return facts;
-}
-
-std::optional<StoreDelta> record_in_store(const CampaignResult& result, const StoreCli& cli,
-                                          const std::string& started) {
+std::optional<StoreDelta> record_in_store(const CampaignResult& result, const StoreCli& cli) {
   if (cli.store.empty()) return std::nullopt;
   FindingsStore store = FindingsStore::open(cli.store);
-  const StoreRun run =
-      campaign_store_run(result, run_facts(commit_under_test(cli.commit), started));
+  StoreRun facts;
+  facts.commit = result.commit;
+  facts.started = result.started;
+  facts.cpu_features = result.cpu_features;
+  facts.version = CVMCHECK_VERSION;
+  const StoreRun run = campaign_store_run(result, facts);
   StoreDelta delta = store.record(run, campaign_store_findings(result));
   std::cout << store_summary(delta, result, cli.store);
   return delta;

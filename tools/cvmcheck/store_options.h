@@ -1,4 +1,4 @@
-// The findings store's options as the campaign takes them (--store, --commit, --fail-on), and what
+// The findings store's options as the campaign takes them (--store, --fail-on), and what
 // the command does with them after a run: record it, say what changed, and decide the exit status.
 #pragma once
 
@@ -16,8 +16,7 @@ namespace cvm::cli {
 inline constexpr const char* kDefaultStore = "reports/findings.sqlite";
 
 struct StoreCli {
-  std::string store;   // empty: no store
-  std::string commit;  // empty: `git rev-parse` of the working directory, when it is a checkout
+  std::string store;  // empty: no store
   std::string fail_on = "unexpected";
 };
 
@@ -26,16 +25,10 @@ void add_store_options(CLI::App* sub, StoreCli& cli);
 // The commit as --commit names it, else the working directory's HEAD (short), else "".
 std::string commit_under_test(const std::string& given);
 
-// The run's facts the store keeps beside the result: commit, version, CPU, start time (UTC).
-StoreRun run_facts(const std::string& commit, const std::string& started);
-
-// "2026-11-26T04:30:00Z"
-std::string utc_now();
-
 // Records the run in the store when one is selected and prints what changed; nullopt without a
 // store. RuntimeError (the store untouched) for a foreign, damaged, newer or locked file.
-std::optional<StoreDelta> record_in_store(const CampaignResult& result, const StoreCli& cli,
-                                          const std::string& started);
+// The run's facts are the result's (commit, CPU, start time).
+std::optional<StoreDelta> record_in_store(const CampaignResult& result, const StoreCli& cli);
 
 // Whether the findings fail the run under --fail-on: "unexpected" (default) any unexpected
 // mismatch; "new" only findings new or regressed since the store's last run (without a store,

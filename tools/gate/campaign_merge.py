@@ -17,7 +17,7 @@ import os
 import sys
 import xml.sax.saxutils
 
-COUNTS = ("cases", "ok", "logic_error", "runtime_error", "mismatches", "skipped")
+COUNTS = ("cases", "ok", "logic_error", "runtime_error", "mismatches", "skipped", "expected")
 
 
 def load(paths):
@@ -59,10 +59,11 @@ def merge(shards):
         "phase_seconds": {},
         "page_faults": {"minor": 0, "major": 0},
         "cpu_seconds": 0.0,
+        "run": first.get("run", {}),
         "findings": [],
     }
-    for key in ("calls", "mismatching_calls", "repros_written", "repro_bytes",
-                "generator_failures"):
+    for key in ("calls", "mismatching_calls", "expected_failures", "repros_written",
+                "repro_bytes", "generator_failures"):
         merged[key] = sum(s.get(key, 0) for s in shards)
     by_signature = {}
     for s in shards:

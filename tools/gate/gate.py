@@ -205,9 +205,14 @@ def main(argv=None):
         verdict = "passed (docs-only: nothing to run)" if impact.nothing_to_run() else "passed"
     seconds = time.monotonic() - start
     notes.append(f"wall time {seconds:.0f} s")
+    if getattr(ctx, "report_page", None):
+        notes.append("the campaign's page (matrix, findings, repro lines): "
+                     "[report.html](report.html)")
     text = reports.markdown((args.base, head_id[:12], fork[:12]), verdict, rows, done,
                             ctx.results, notes)
     reports.write_all(args.out, text, done, seconds, ctx.results)
+    if getattr(ctx, "report_page", None):  # again, now with the summary that links it
+        steps.report_page(ctx, os.path.join(args.out, "summary.md"))
     if os.environ.get("GITHUB_STEP_SUMMARY"):
         with open(os.environ["GITHUB_STEP_SUMMARY"], "a") as f:
             f.write(text)

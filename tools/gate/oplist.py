@@ -26,6 +26,9 @@ def read(repo=REPO):
 
 
 if __name__ == "__main__":
+    if any(a in ("-h", "--help") for a in sys.argv[1:]):
+        print(__doc__.strip() + "\n\nUsage: tools/gate/oplist.py [ops --json]")
+        sys.exit(0)
     # Called as `oplist.py ops --json`, like the binary.
     json.dump(read(), sys.stdout, indent=1)
     sys.stdout.write("\n")

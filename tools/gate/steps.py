@@ -191,7 +191,8 @@ def campaign(ctx, seconds, seed, backends):
     them) and the affected backends; its findings are annotated at the operator's lines."""
     report = os.path.join(ctx.out, "campaign")
     cmd = [os.path.join(ctx.bin, "cvmcheck"), "campaign", "--ops", ",".join(ctx.ops),
-           "--seconds", str(seconds), "--seed", str(seed), "--report", report, "--quiet"]
+           "--seconds", str(seconds), "--seed", str(seed), "--report", report, "--quiet",
+           "--commit", (getattr(ctx, "head_id", "") or "")[:12]]
     backends = with_variants(ctx, backends)
     if backends:
         cmd += ["--backends", ",".join(backends)]
@@ -201,6 +202,7 @@ def campaign(ctx, seconds, seed, backends):
             data = json.load(f)
     except (OSError, ValueError):
         return reports.Step("campaign", "error", took, "campaign wrote no report", _tail(text))
+    report_page(ctx)
     what = (f"campaign {seconds} s over {_count(ctx.ops)} x "
             f"{', '.join(backends) or 'all backends'}: {data['calls']} calls, seed {seed}")
     for f in data["findings"]:
@@ -214,6 +216,20 @@ def campaign(ctx, seconds, seed, backends):
         return reports.Step("campaign", "passed", took, what)
     why = f", {len(data['findings'])} findings" if data["findings"] else ""
     return reports.Step("campaign", "failed", took, what + why, _tail(text))
+
+
+def report_page(ctx, summary=None):
+    """The campaign's page (`cvmcheck report`: matrix, findings with their repro lines) as
+    out/report.html, with the gate's summary.md once it exists; its path, or None when the
+    page could not be written (the summary then has no link; never a failed gate)."""
+    page = os.path.join(ctx.out, "report.html")
+    cmd = [os.path.join(ctx.bin, "cvmcheck"), "report", "--campaign",
+           os.path.join(ctx.out, "campaign", "campaign.json"), "--out", page]
+    if summary:
+        cmd += ["--gate", summary]
+    code, _, _ = run(cmd, ctx, "report.log", 120)
+    ctx.report_page = page if code == 0 else None
+    return ctx.report_page
 
 
 def mrt(ctx):

@@ -261,7 +261,7 @@ class Revisions(unittest.TestCase):
 
 def _shard(index, count, calls, finding_calls):
     cell = {"cases": calls, "ok": calls, "logic_error": 0, "runtime_error": 0,
-            "mismatches": finding_calls, "skipped": 0}
+            "mismatches": finding_calls, "skipped": 0, "expected": 1}
     return {"seed": 9, "shard": f"{index}/{count}", "seconds": 1.0 * index, "calls": calls,
             "mismatching_calls": finding_calls, "backends": ["reference", "optimized"],
             "table": {"sum": {"reference": dict(cell, mismatches=0), "optimized": cell}},
@@ -270,7 +270,8 @@ def _shard(index, count, calls, finding_calls):
                           "repro_dir": "d", "case_seed": 1, "rule": ""}] if finding_calls else [],
             "nothing_compared": {}, "skipped_backends": {},
             "phase_seconds": {"draw": 1.0 * index, "bookkeeping": 0.5},
-            "page_faults": {"minor": 10 * index, "major": 0}, "cpu_seconds": 1.0}
+            "page_faults": {"minor": 10 * index, "major": 0}, "cpu_seconds": 1.0,
+            "expected_failures": 1, "run": {"commit": "abc", "started": f"T{index}"}}
 
 
 class CampaignMerge(unittest.TestCase):
@@ -284,6 +285,9 @@ class CampaignMerge(unittest.TestCase):
         self.assertEqual(merged["phase_seconds"], {"draw": 3.0, "bookkeeping": 1.0})
         self.assertEqual(merged["page_faults"], {"minor": 30, "major": 0})
         self.assertEqual(merged["cpu_seconds"], 2.0)
+        self.assertEqual(merged["table"]["sum"]["optimized"]["expected"], 2)
+        self.assertEqual(merged["expected_failures"], 2)
+        self.assertEqual(merged["run"], {"commit": "abc", "started": "T1"})
         root = ET.fromstring(campaign_merge.junit(merged))
         self.assertEqual(root.get("failures"), "1")
 

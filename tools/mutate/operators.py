@@ -11,6 +11,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -20,6 +21,12 @@ def _load_listing():
     CVMCHECK_BINARY overrides the path of the binary."""
     binary = os.environ.get("CVMCHECK_BINARY") or os.path.join(_REPO, "build", "bin", "cvmcheck")
     if not os.path.exists(binary):
+        if any(a in ("-h", "--help") for a in sys.argv[1:]):
+            # --help needs no build: the operator list of core/op_list.json (the gate's
+            # tools/gate/oplist.py, without rule ids) is enough to describe the options.
+            sys.path.insert(0, os.path.join(_REPO, "tools", "gate"))
+            import oplist  # noqa: E402
+            return oplist.read(_REPO)
         raise SystemExit(f"tools/mutate: {binary} not found; build the release preset first "
                          "(bash ci/build.sh release): the operator list comes from "
                          "`cvmcheck ops --json`")

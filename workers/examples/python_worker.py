@@ -12,7 +12,11 @@ import os
 import re
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("workers/examples/python_worker.py: needs numpy, which this python3 ({}) lacks: apt-get install python3-numpy, "
+             "or pip install numpy".format(sys.executable))
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import cvmcheck_worker as cw  # noqa: E402  (the helper lives beside this folder)
@@ -193,4 +197,7 @@ def handle(call):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:  # --help, or anything: the worker takes no arguments
+        print(__doc__.strip())
+        sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
     sys.exit(cw.serve("example-python", list(OPS), handle))

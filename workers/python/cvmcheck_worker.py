@@ -23,7 +23,11 @@ import struct
 import sys
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("cvmcheck_worker (workers/python): needs numpy, which this python3 ({}) lacks: apt-get install python3-numpy, "
+             "or pip install numpy".format(sys.executable))
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 1 << 30
