@@ -6,7 +6,9 @@
 # (`cvmcheck mrt`, MRT_SECONDS, default 10 s). Exit 1 if either finds a mismatch.
 # Last, the run's page (`cvmcheck report`, docs/report.md): reports/campaign/report.html, with
 # the earlier runs kept in reports/history/ (the last HISTORY_RUNS, default 30) as its history;
-# its path is the last line printed.
+# its path is the last line printed. Every run is kept in the findings store
+# reports/findings.sqlite (docs/nightly.md): the campaign's last lines say what is new since the
+# last run, still open and fixed (`cvmcheck findings list` for the whole history).
 # Extra arguments go to `cvmcheck campaign` (e.g. --seconds 300 --seed 42 --ops conv2d,dense,
 # --table full for one row per operator and backend).
 set -euo pipefail
@@ -15,6 +17,7 @@ bash ci/build.sh release >/dev/null
 args=("$@")
 [[ " ${args[*]:-} " == *" --seconds "* ]] || args=(--seconds 30 "${args[@]}")
 [[ " ${args[*]:-} " == *" --report "* ]] || args=(--report reports/campaign "${args[@]}")
+[[ " ${args[*]:-} " == *" --store"* ]] || args=(--store reports/findings.sqlite "${args[@]}")
 report=reports/campaign
 for ((i = 0; i + 1 < ${#args[@]}; i++)); do
   [[ "${args[i]}" == "--report" ]] && report="${args[i + 1]}"
