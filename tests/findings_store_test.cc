@@ -12,6 +12,7 @@
 
 #include "cvmcheck/errors.h"
 #include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_report.h"
 #include "harness/campaign/campaign_store.h"
 #include "harness/findings/findings_store.h"
 #include "harness/findings/planted.h"
@@ -270,6 +271,38 @@ TEST_F(FindingsStoreTest, APlantedBugIsNewThenOpenThenFixed) {
   const StoreDelta third = night(registry(), 3);
   EXPECT_NE(std::find(third.fixed.begin(), third.fixed.end(), signature), third.fixed.end());
   EXPECT_EQ(status_of(store, signature), "fixed");
+}
+
+// A campaign.json read back (a shard's, or the merge of a sharded nightly) records as the campaign
+// itself did: the same findings, the same coverage.
+TEST_F(FindingsStoreTest, ACampaignReportRecordsAsTheCampaignItself) {
+  Registry buggy = registry();
+  for (const PlantedBug& b : planted_bugs()) {
+    if (b.backend != "planted-max-clamps-at-zero") continue;
+    const Backend planted = make_planted_backend(*buggy.find_backend("reference"), b);
+    buggy.find_backend("optimized")->kernels["max"] = planted.kernels.at("max");
+  }
+  CampaignOptions options;
+  options.seconds = 60;
+  options.max_cases = 150;
+  options.ops = {"max", "sum"};
+  options.backends = {"optimized"};
+  options.shrink_seconds = 0;
+  options.seed = 4;
+  CampaignResult result = run_campaign(buggy, options);
+  result.commit = "abc";
+  const CampaignResult read = campaign_from_json(nlohmann::json::parse(campaign_json(result)));
+  EXPECT_EQ(read.commit, "abc");
+  const StoreRun direct = campaign_store_run(result, StoreRun{});
+  const StoreRun replayed = campaign_store_run(read, StoreRun{});
+  EXPECT_EQ(replayed.ops, direct.ops);
+  EXPECT_EQ(replayed.backends, direct.backends);
+  ASSERT_FALSE(result.findings.empty());
+  FindingsStore store = FindingsStore::open(path());
+  const StoreDelta d = store.record(replayed, campaign_store_findings(read));
+  EXPECT_EQ(d.fresh.size(), result.findings.size());
+  EXPECT_EQ(store.find(result.findings[0].key)->total_calls, result.findings[0].calls);
+  EXPECT_THROW(campaign_from_json(nlohmann::json::parse(R"({"seed": 1})")), LogicError);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/campaign/campaign.h"
 #include "harness/findings/findings_store.h"
 
@@ -22,5 +24,10 @@ std::vector<StoreFinding> campaign_store_findings(const CampaignResult& result);
 // regressed first, then fixed, then open), and where the rest are.
 std::string store_summary(const StoreDelta& delta, const CampaignResult& result,
                           const std::string& store_path, size_t max_lines = 12);
+
+// The part of a campaign.json (campaign_json, or tools/gate/campaign_merge.py's merge of shards)
+// the store needs: seed, shards, time, calls, backends, the table's counts, the findings and the
+// run's facts. LogicError naming the key for a file that is not a campaign report.
+CampaignResult campaign_from_json(const nlohmann::json& json);
 
 }  // namespace cvm

@@ -1,6 +1,7 @@
 // `cvmcheck findings list|show|diff|runs`: the findings store read back (docs/nightly.md), as text
 // a screen holds or as JSON.
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 
 #include "commands.h"
 #include "cvmcheck/errors.h"
+#include "harness/campaign/campaign_store.h"
 #include "harness/findings/findings_store.h"
 #include "store_options.h"
 
@@ -21,6 +23,8 @@ struct FindingsCli {
   std::string status;  // list: comma-separated statuses to keep
   std::string signature;
   int64_t run_a = 0, run_b = 0;
+  std::string campaign;  // record: the campaign.json
+  StoreCli record;       // record: --fail-on (its store is `store`)
 };
 
 // Reading commands never create a store: a wrong path is an error, not an empty history.
@@ -110,7 +114,7 @@ int runs(const FindingsCli& o) {
   const FindingsStore store = open_existing(o.store);
   nlohmann::json rows = nlohmann::json::array();
   std::ostringstream text;
-  text << std::left << std::setw(6) << "run" << std::setw(22) << "started" << std::setw(14)
+  text << std::left << std::setw(6) << "run" << std::setw(22) << "started" << std::setw(22)
        << "commit" << std::setw(10) << "kind" << std::setw(10) << "seconds" << std::setw(11)
        << "calls" << "findings\n";
   for (const StoredRun& r : store.runs()) {
@@ -119,8 +123,8 @@ int runs(const FindingsCli& o) {
                     {"cpu_features", r.run.cpu_features}, {"seed", std::to_string(r.run.seed)},
                     {"seconds", r.run.seconds}, {"calls", r.run.calls},
                     {"backends", r.run.backends}, {"ops", r.run.ops}, {"findings", r.findings}});
-    text << std::setw(6) << r.id << std::setw(22) << r.run.started << std::setw(14)
-         << r.run.commit << std::setw(10) << r.run.kind << std::setw(10)
+    text << std::setw(6) << r.id << std::setw(22) << r.run.started << std::setw(22)
+         << r.run.commit + " " << std::setw(10) << r.run.kind << std::setw(10)
          << static_cast<int64_t>(r.run.seconds) << std::setw(11) << r.run.calls << r.findings
          << "\n";
   }
@@ -156,12 +160,29 @@ int diff(const FindingsCli& o) {
   return kExitOk;
 }
 
+// Records a campaign.json made elsewhere (a shard, the merge of a sharded nightly) in the store.
+int record(const FindingsCli& o) {
+  std::ifstream in(o.campaign);
+  check(in.good(), "cannot read ", o.campaign);
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    fail_logic(o.campaign, ": not JSON: ", e.what());
+  }
+  const CampaignResult result = campaign_from_json(json);
+  StoreCli cli = o.record;
+  cli.store = o.store;
+  const std::optional<StoreDelta> delta = record_in_store(result, cli);
+  return findings_fail(result, delta, cli.fail_on) ? kExitMismatch : kExitOk;
+}
+
 }  // namespace
 
 Action add_findings_command(CLI::App& app) {
   auto o = std::make_shared<FindingsCli>();
   CLI::App* sub = app.add_subcommand(
-      "findings", "The findings store across runs: list, show, diff, runs (docs/nightly.md)");
+      "findings", "The findings store across runs: list, show, diff, runs, record (docs/nightly.md)");
   sub->require_subcommand(1);
   auto common = [o](CLI::App* c) {
     c->add_option("--store", o->store, std::string("The store (default ") + kDefaultStore + ")");
@@ -179,7 +200,14 @@ Action add_findings_command(CLI::App& app) {
   d->add_option("b", o->run_b, "Run B (default: the last run)");
   CLI::App* r = sub->add_subcommand("runs", "Every run the store holds");
   common(r);
-  return [o, l, s, d] {
+  CLI::App* rec = sub->add_subcommand(
+      "record", "Records a campaign.json made elsewhere (a shard, a merged nightly) in the store");
+  rec->add_option("--store", o->store, std::string("The store (default ") + kDefaultStore + ")");
+  rec->add_option("campaign", o->campaign, "The campaign.json")->required();
+  rec->add_option("--fail-on", o->record.fail_on, "unexpected (default), new or any, as campaign's")
+      ->check(CLI::IsMember({"unexpected", "new", "any"}));
+  return [o, l, s, d, rec] {
+    if (rec->parsed()) return record(*o);
     if (l->parsed()) return list(*o);
     if (s->parsed()) return show(*o);
     if (d->parsed()) return diff(*o);
