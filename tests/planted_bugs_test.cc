@@ -158,7 +158,8 @@ TEST(ShrinkFinding, ALargeDrawShrinksAndKeepsItsSignature) {
 }
 
 // The campaign-wide bounds hold whatever the per-signature cap: no more directories than
-// max_repros, none once the byte bound is reached.
+// max_repros beyond each finding's first, none with max_repros 0 or once the byte bound is
+// reached.
 TEST(CampaignRepros, GlobalBoundsHoldWhateverThePerSignatureCap) {
   const PlantedBug& bug = planted_bugs().front();
   const auto r = registry_with(bug);
@@ -175,6 +176,33 @@ TEST(CampaignRepros, GlobalBoundsHoldWhateverThePerSignatureCap) {
     // A byte bound of 1 lets the first repro through (the bound is checked before writing).
     EXPECT_EQ(result.repros_written, max_repros == 0 ? 0 : 1);
   }
+}
+
+// Every finding gets a repro, however many findings there are: the bound on directories counts
+// only the repros beyond each finding's first.
+TEST(CampaignRepros, EveryFindingGetsARepro) {
+  const std::string root = ::testing::TempDir() + "/every-finding-repros";
+  std::filesystem::remove_all(root);
+  ::setenv("CVMCHECK_PLANTED", "all", 1);
+  Registry r = registry();
+  add_planted_from_env(r);
+  ::unsetenv("CVMCHECK_PLANTED");
+  CampaignOptions options;
+  options.seconds = 120;
+  options.max_cases = 3000;
+  options.seed = 8;
+  options.repro_root = root;
+  options.max_repros = 1;
+  options.shrink_seconds = 0.2;
+  for (const PlantedBug& bug : planted_bugs()) {
+    options.backends.push_back(bug.backend);
+    options.ops.push_back(bug.op);
+  }
+  const CampaignResult result = run_campaign(r, options);
+  ASSERT_GT(result.findings.size(), 2u);
+  for (const CampaignFinding& f : result.findings) EXPECT_FALSE(f.repro_dir.empty()) << f.key;
+  EXPECT_EQ(result.repros_written, static_cast<int64_t>(result.findings.size()));
+  std::filesystem::remove_all(root);
 }
 
 // A backend that compares no call (it implements none of the selected operators) is reported,

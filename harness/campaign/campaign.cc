@@ -295,10 +295,13 @@ class CampaignRun {
                      CallVerdict verdict, const std::string& key, uint64_t seed) {
     CampaignFinding& finding = result_.findings[slot];
     // Bounded whatever the bug: a repeating finding writes at most repros_per_signature
-    // directories, and the whole campaign max_repros directories and about max_repro_bytes.
-    const bool room = !options_.repro_root.empty() &&
+    // directories, and the whole campaign about max_repro_bytes. Every finding gets its first
+    // repro (findings are few: one per signature); max_repros bounds the further ones, and 0
+    // writes none.
+    const bool first = finding.repro_dirs.empty();
+    const bool room = !options_.repro_root.empty() && options_.max_repros > 0 &&
                       static_cast<int>(finding.repro_dirs.size()) < options_.repros_per_signature &&
-                      result_.repros_written < options_.max_repros &&
+                      (first || result_.repros_written < options_.max_repros) &&
                       result_.repro_bytes < options_.max_repro_bytes;
     if (!room) return;
     // Shrunk before it is saved: the smallest call the generator's shrink tree gives that shows
@@ -307,9 +310,11 @@ class CampaignRun {
     std::string note = "case seed " + std::to_string(seed);
     int64_t drawn_elements = input_elements(call), saved_elements = drawn_elements;
     if (options_.shrink_seconds > 0) {
+      const Clock::time_point shrink_start = Clock::now();
       ShrinkResult shrunk =
           shrink_finding(registry_, draw_shrinkable(gens, seed, options_.invalid_share), verdict,
                          compared_, key, options_.shrink_seconds);
+      result_.shrink_seconds += since(shrink_start);
       saved_elements = shrunk.shrunk_elements;
       note += ", shrunk from " + std::to_string(shrunk.original_elements) + " to " +
               std::to_string(shrunk.shrunk_elements) + " input elements in " +

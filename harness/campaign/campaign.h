@@ -23,9 +23,9 @@ struct CampaignOptions {
   uint64_t seed = 0;
   double invalid_share = 0.3;          // share of calls that break one rule
   std::string repro_root;              // where repro directories go; empty: none written
-  // Repros are bounded however often a bug repeats: at most `max_repros` directories in all,
-  // `repros_per_signature` per finding signature, and no new one once `max_repro_bytes` have
-  // been written.
+  // Repros are bounded however often a bug repeats: `repros_per_signature` per finding
+  // signature, no new one once `max_repro_bytes` have been written, and beyond each finding's
+  // first repro at most `max_repros` directories in all (0: no repro at all).
   int max_repros = 20;
   int repros_per_signature = 1;
   int64_t max_repro_bytes = 16 << 20;
@@ -92,6 +92,7 @@ struct CampaignResult {
   // cannot prove it) and entries that selected no call at all.
   std::vector<std::string> unexpected_passes, stale_expectations;
   int64_t repros_written = 0, repro_bytes = 0;
+  double shrink_seconds = 0;  // spent shrinking findings before their repros were saved
   // Compared backends that compared no call at all (skipped on every one), with why; a
   // campaign that checked nothing for a backend must not pass silently.
   std::map<std::string, std::string> nothing_compared;

@@ -51,6 +51,7 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
   r.unexpected_passes = j.value("unexpected_passes", std::vector<std::string>{});
   r.stale_expectations = j.value("stale_expectations", std::vector<std::string>{});
   r.repros_written = j.value("repros_written", int64_t{0});
+  r.shrink_seconds = j.value("shrink_seconds", 0.0);
   r.repro_bytes = j.value("repro_bytes", int64_t{0});
   r.nothing_compared = j.value("nothing_compared", std::map<std::string, std::string>{});
   r.declared_not_compared = j.value("declared_not_compared",
@@ -125,6 +126,7 @@ CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
     m.mismatches += r.mismatches;
     m.expected_failures += r.expected_failures;
     m.repros_written += r.repros_written;
+    m.shrink_seconds += r.shrink_seconds;
     m.repro_bytes += r.repro_bytes;
     m.skip_reasons.insert(r.skip_reasons.begin(), r.skip_reasons.end());
     m.precision_not_compared.insert(r.precision_not_compared.begin(),

@@ -17,6 +17,13 @@ namespace cvm {
 
 namespace {
 
+// "1.2 s"
+std::string fixed_seconds(double seconds) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(1) << seconds << " s";
+  return out.str();
+}
+
 // One row per operator x backend, every count: `--table full`.
 void full_rows(std::ostream& out, const CampaignResult& result) {
   const int name_width = 22, backend_width = 22;
@@ -103,8 +110,9 @@ std::string campaign_table(const CampaignResult& result, TableStyle style) {
               ? " (+" + std::to_string(result.expected_failures) + " expected failures)"
               : std::string())
       << ", findings " << result.findings.size()
-      << ", repros " << result.repros_written << " (" << result.repro_bytes << " bytes), seed "
-      << result.seed;
+      << ", repros " << result.repros_written << " (" << result.repro_bytes << " bytes"
+      << (result.repros_written > 0 ? ", shrunk in " + fixed_seconds(result.shrink_seconds) : "")
+      << "), seed " << result.seed;
   if (result.shard_count > 1) {
     out << ", shard " << result.shard_index + 1 << "/" << result.shard_count;
   }
@@ -172,6 +180,7 @@ std::string campaign_json(const CampaignResult& result) {
   json["unexpected_passes"] = result.unexpected_passes;
   json["stale_expectations"] = result.stale_expectations;
   json["repros_written"] = result.repros_written;
+  json["shrink_seconds"] = result.shrink_seconds;
   json["repro_bytes"] = result.repro_bytes;
   json["nothing_compared"] = result.nothing_compared;
   json["declared_not_compared"] = result.declared_not_compared;

@@ -81,7 +81,8 @@ void add_options(CLI::App* sub, CampaignCli& o) {
                   "Share of calls that break one validity rule (default 0.3)")
       ->check(CLI::Range(0.0, 1.0));
   sub->add_option("--max-repros", o.max_repros,
-                  "Repro directories written in all, however many calls fail (default 20)")
+                  "Repro directories in all beyond each finding's first, which is always written "
+                  "within the byte bound (default 20; 0: no repros)")
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--repros-per-signature", o.repros_per_signature,
                   "Repro directories per finding signature (default 1)")
