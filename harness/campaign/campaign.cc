@@ -272,7 +272,10 @@ class CampaignRun {
   size_t finding_slot(const OpInfo& op, const Call& call, const CallVerdict& verdict,
                       const std::string& key, uint64_t seed, uint64_t index,
                       const ExpectationEntry* expected_by) {
-    auto [slot, first] = finding_index_.try_emplace(key, result_.findings.size());
+    // The calls of one signature that a known difference explains and those it does not are two
+    // findings (the same signature), so an unexplained call never hides behind an explained one.
+    const std::string slot_key = expected_by != nullptr ? key + "\nexpected" : key;
+    auto [slot, first] = finding_index_.try_emplace(slot_key, result_.findings.size());
     if (!first) return slot->second;
     CampaignFinding finding;
     finding.op = op.name;
@@ -368,7 +371,7 @@ class CampaignRun {
                                                    use.passes, " runs selected, none failed"));
       }
     }
-    result_.stale_expectations = stale_entries(options_.expected, uses_);
+    result_.stale_expectations = stale_entries(options_.expected, uses_, /*campaign=*/true);
     result_.seconds = since(start_);
     const Usage usage_end = usage_now();
     result_.minor_faults = usage_end.minor_faults - usage_start.minor_faults;
@@ -390,7 +393,8 @@ class CampaignRun {
   CampaignResult result_;
   std::vector<const OpInfo*> ops_;
   std::vector<std::string> compared_;  // result_.backends less the reference
-  std::map<std::string, size_t> finding_index_;  // signature -> its place in findings
+  // signature (and the expected-failure entry explaining its calls) -> its place in findings
+  std::map<std::string, size_t> finding_index_;
   // Per finding, the exact descriptors of the calls its repros hold: a shrunk call already saved
   // is the same call (the descriptor names it exactly), so it is not written again.
   std::map<size_t, std::set<std::string>> saved_calls_;

@@ -139,7 +139,8 @@ CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
     m.minor_faults += r.minor_faults;
     m.major_faults += r.major_faults;
     m.cpu_seconds += r.cpu_seconds;
-    for (const CampaignFinding& f : r.findings) by_key[f.key].push_back(&f);
+    // Explained and unexplained calls of one signature stay apart (CampaignRun::finding_slot).
+    for (const CampaignFinding& f : r.findings) by_key[f.key + (f.expected_by.empty() ? "" : "\nexpected")].push_back(&f);
     unexpected.insert(r.unexpected_passes.begin(), r.unexpected_passes.end());
     std::set<std::string> mine(r.stale_expectations.begin(), r.stale_expectations.end());
     std::set<std::string> both;

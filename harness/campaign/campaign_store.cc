@@ -30,7 +30,22 @@ StoreRun campaign_store_run(const CampaignResult& result, StoreRun facts) {
 
 std::vector<StoreFinding> campaign_store_findings(const CampaignResult& result) {
   std::vector<StoreFinding> out;
+  std::map<std::string, size_t> index;  // a signature's entry in `out`
   for (const CampaignFinding& f : result.findings) {
+    const auto [it, first] = index.try_emplace(f.key, out.size());
+    if (!first) {
+      // The same signature, explained and unexplained calls apart: one finding in the store,
+      // unexpected when any of its calls is, with the repro of the unexplained ones.
+      StoreFinding& merged = out[it->second];
+      merged.calls += f.calls;
+      if (f.expected_by.empty()) {
+        merged.expected_by.clear();
+        if (!f.descriptor.empty()) merged.descriptor = f.descriptor;
+        if (!f.repro_dir.empty()) merged.repro_dir = f.repro_dir;
+        merged.summary = f.summary.substr(0, f.summary.find('\n'));
+      }
+      continue;
+    }
     StoreFinding s;
     s.signature = f.key;
     s.op = f.op;

@@ -50,9 +50,18 @@ CallCondition parse_condition(const std::string& text, const std::string& source
   c.text = text;
   const size_t eq = text.find('=');
   verify(eq != std::string::npos && eq > 0, source, ": condition '", text,
-         "' is not NAME=VALUE (attr.NAME=GLOB, inK.ndim=N, inK.prec=N, inK.shape=GLOB, inK.has=V)");
-  const std::string subject = text.substr(0, eq);
+         "' is not NAME=VALUE or NAME!=VALUE (name=GLOB, attr.NAME=GLOB, inK.ndim=N, inK.prec=N, "
+         "inK.shape=GLOB, inK.has=V)");
+  std::string subject = text.substr(0, eq);
   c.value = text.substr(eq + 1);
+  if (subject.back() == '!') {
+    c.negated = true;
+    subject.pop_back();
+  }
+  if (subject == "name") {
+    c.property = "name";
+    return c;
+  }
   if (subject.rfind("attr.", 0) == 0 && subject.size() > 5) {
     c.property = "attr";
     c.name = subject.substr(5);
@@ -60,7 +69,7 @@ CallCondition parse_condition(const std::string& text, const std::string& source
   }
   const size_t dot = subject.find('.');
   verify(subject.rfind("in", 0) == 0 && dot != std::string::npos && dot > 2, source,
-         ": condition '", text, "' names neither attr.NAME nor inK.PROPERTY");
+         ": condition '", text, "' names neither name, attr.NAME nor inK.PROPERTY");
   c.input = static_cast<int>(integer(subject.substr(2, dot - 2), source));
   c.property = subject.substr(dot + 1);
   verify(c.input >= 0 && (c.property == "ndim" || c.property == "prec" ||
@@ -70,7 +79,10 @@ CallCondition parse_condition(const std::string& text, const std::string& source
   return c;
 }
 
-bool CallCondition::holds(const Call& call) const {
+bool CallCondition::holds(const Call& call) const { return holds_plain(call) != negated; }
+
+bool CallCondition::holds_plain(const Call& call) const {
+  if (property == "name") return glob(value, call.op);
   if (property == "attr") {
     if (!call.attrs.is_object() || !call.attrs.contains(name)) return false;
     const nlohmann::json& v = call.attrs.at(name);

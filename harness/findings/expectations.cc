@@ -125,11 +125,19 @@ std::string campaign_case_name(const std::string& rule) {
   return rule.empty() ? "valid" : "invalid_" + rule;
 }
 
+bool selects_campaign_calls(const ExpectationEntry& e) {
+  if (!e.sig_glob.empty() || !e.rule_glob.empty()) return true;
+  return glob(e.case_glob, "valid") || glob(e.case_glob, "invalid_x") ||
+         e.case_glob.rfind("invalid_", 0) == 0;
+}
+
 std::vector<std::string> stale_entries(const ExpectationSet& set,
-                                       const std::map<const ExpectationEntry*, EntryUse>& uses) {
+                                       const std::map<const ExpectationEntry*, EntryUse>& uses,
+                                       bool campaign) {
   std::vector<std::string> lines;
   for (const auto& [backend, list] : set.by_backend) {
     for (const ExpectationEntry& e : list.entries()) {
+      if (campaign && !selects_campaign_calls(e)) continue;
       const auto it = uses.find(&e);
       if (it == uses.end() || (it->second.failures == 0 && it->second.passes == 0)) {
         lines.push_back("stale: " + e.source + " " + e.selector() + " (matched no case" +

@@ -9,8 +9,10 @@
 // rule:GLOB (the rule the case breaks: `rule:global.precision_*`) or sig:GLOB (the signature of
 // the backend's difference, as findings name it: `sig:where|*|precision|*`). A campaign call's
 // case name is `valid` or `invalid_<rule tag>`, as golden names its generated cases. Conditions
-// on the call may follow the selector, each after '&', all of which must hold:
-//   attr.NAME=GLOB   the attribute's value (an absent attribute fails)
+// on the call may follow the selector, each after '&', all of which must hold (NAME!=VALUE: the
+// condition does not hold):
+//   name=GLOB        the operator's name as called (an alias: `name=slice`)
+//   attr.NAME=GLOB   the attribute's value (an absent attribute fails; `attr.end!=*`: absent)
 //   inK.ndim=N  inK.prec=N  inK.shape=GLOB (dims joined by 'x': `2x3`; a scalar is empty)
 //   inK.has=V        some element of input K equals V
 // e.g. `sig:cvm_right_shift|*|value|*&in0.has=2147483647`. LINK is the last word when it starts
@@ -29,11 +31,15 @@ struct Call;
 // One condition of an entry on the call (see above).
 struct CallCondition {
   std::string text;      // as written: "attr.axis=()"
-  std::string property;  // "attr", "ndim", "prec", "shape" or "has"
+  std::string property;  // "name", "attr", "ndim", "prec", "shape" or "has"
   std::string name;      // the attribute's name
   int input = -1;        // the input's index
   std::string value;
+  bool negated = false;  // written NAME!=VALUE
   bool holds(const Call& call) const;
+
+ private:
+  bool holds_plain(const Call& call) const;
 };
 
 struct ExpectationEntry {
@@ -92,8 +98,15 @@ struct EntryUse {
   const ExpectationEntry* entry = nullptr;
   int64_t failures = 0, passes = 0;
 };
-// "stale: FILE:LINE SELECTOR (matched no case)" lines for `uses` entries of `set` never matched.
+// "stale: FILE:LINE SELECTOR (matched no case)" lines for `uses` entries of `set` never matched;
+// for a campaign, only of the entries that can select a campaign call.
 std::vector<std::string> stale_entries(const ExpectationSet& set,
-                                       const std::map<const ExpectationEntry*, EntryUse>& uses);
+                                       const std::map<const ExpectationEntry*, EntryUse>& uses,
+                                       bool campaign = false);
+
+// Whether an entry can select a campaign call at all: a sig: or rule: entry, or a case glob that
+// matches "valid" or "invalid_..." (a golden case name such as example_* never does; a campaign
+// does not report such entries stale).
+bool selects_campaign_calls(const ExpectationEntry& e);
 
 }  // namespace cvm

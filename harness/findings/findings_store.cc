@@ -156,7 +156,7 @@ std::vector<std::string> mark_fixed(sqlite3* db, const std::string& path, const 
   const std::set<std::string> backends(run.backends.begin(), run.backends.end());
   Statement q(db, path, R"sql(
 SELECT signature, op, backend, last_group FROM findings
-WHERE status IN ('new', 'open', 'regressed', 'expected') AND last_run <> ?1)sql");
+WHERE status IN ('new', 'open', 'regressed') AND last_run <> ?1)sql");
   q.bind(1, run_id);
   std::vector<std::string> fixed;
   while (q.step()) {

@@ -7,7 +7,8 @@
 //   new        first seen in this run;
 //   open       seen before and again in this run;
 //   expected   every failing call of it is a known difference (an expected-failure entry);
-//   fixed      seen before, not seen by a later run that compared its operator on its backend;
+//   fixed      seen before, not seen by a later run that compared its operator on its backend
+//              (an expected finding stays expected: a random run not drawing it proves nothing);
 //   regressed  seen again after it was fixed.
 #pragma once
 

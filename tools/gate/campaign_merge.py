@@ -83,11 +83,13 @@ def merge(shards):
             merged["page_faults"][kind] += s.get("page_faults", {}).get(kind, 0)
         merged["cpu_seconds"] += s.get("cpu_seconds", 0.0)
         for f in s["findings"]:
-            known = by_signature.get(f["signature"])
+            # Explained and unexplained calls of one signature are two findings, as in a run.
+            key = (f["signature"], bool(f.get("expected_by")))
+            known = by_signature.get(key)
             if known is None:
                 known = dict(f, repro_dirs=list(f.get("repro_dirs", [])),
                              shard=s.get("shard", "1/1"))
-                by_signature[f["signature"]] = known
+                by_signature[key] = known
                 merged["findings"].append(known)
             else:
                 known["calls"] += f["calls"]
