@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "commands.h"
@@ -15,11 +16,16 @@
 namespace cvm::cli {
 namespace {
 
-// CVMCHECK_BISECT_TOOL overrides the path compiled in (a binary run away from its source tree).
-std::string bisect_tool() {
+// The program beside this binary's source tree: every preset builds into <tree>/<dir>/bin. It is
+// found at run time rather than compiled in, so that this object is the same in every worktree
+// and ccache shares it between the revisions a bisect builds. CVMCHECK_BISECT_TOOL overrides it
+// (a binary moved away from its tree).
+std::string bisect_tool(const std::string& self) {
   const char* given = std::getenv("CVMCHECK_BISECT_TOOL");
   if (given != nullptr && *given != '\0') return given;
-  return CVMCHECK_BISECT_SCRIPT;
+  const std::filesystem::path tree = std::filesystem::path(self).parent_path().parent_path()
+                                         .parent_path();
+  return (tree / "tools" / "bisect" / "cvm_bisect.py").string();
 }
 
 }  // namespace
@@ -36,11 +42,14 @@ Action add_bisect_command(CLI::App& app) {
     // unless the caller named one.
     char self[4096];
     const ssize_t length = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    if (length > 0) {
-      self[length] = '\0';
-      ::setenv("CVMCHECK_BINARY", self, 0);
+    self[length > 0 ? length : 0] = '\0';
+    if (length > 0) ::setenv("CVMCHECK_BINARY", self, 0);
+    const std::string tool = bisect_tool(self);
+    if (!std::filesystem::exists(tool)) {
+      std::cerr << "cvmcheck bisect: no " << tool
+                << " (this binary is away from its source tree: set CVMCHECK_BISECT_TOOL)\n";
+      return kExitUsage;
     }
-    const std::string tool = bisect_tool();
     std::vector<std::string> args = {"python3", tool};
     for (const std::string& a : sub->remaining()) args.push_back(a);
     std::vector<char*> argv;
