@@ -177,6 +177,33 @@ class Bisect(unittest.TestCase):
         self.assertEqual(result["introduced"]["commit"], c[syn.K])
         self.assertEqual(result["fixed"]["commit"], c[syn.FIX])
 
+    def test_nightly_bisects_new_findings_and_records_the_culprit(self):
+        c = self.commits
+        record = {"signature": syn.SIGNATURE, "op": "max", "backend": "optimized",
+                  "status": "new", "culprit": None, "descriptor": syn.DESCRIPTOR,
+                  "repro_dir": "", "first_commit": c[21][:7], "last_commit": c[21][:7]}
+        old = dict(record, signature="sum|optimized|value|output 0", culprit={"introduced": "x"})
+        recorded = os.path.join(self.dir, "recorded")
+        store = os.path.join(self.dir, "store-cvmcheck")
+        with open(store, "w") as f:
+            f.write("#!/bin/sh\ncase $2 in\n"
+                    f"list) echo '{json.dumps([record, old])}' ;;\n"
+                    f"show) echo '{json.dumps(record)}' ;;\n"
+                    f"culprit) echo \"$@\" >> {recorded} ;;\nesac\n")
+        os.chmod(store, 0o755)
+        done = subprocess.run(
+            [sys.executable, os.path.join(HERE, "nightly.py"), "--store", "s.sqlite",
+             "--cvmcheck", store, "--repo", self.repo, "--budget", "120", "--",
+             "--build-cmd", syn.BUILD_CMD, "--cache", os.path.join(self.dir, "cache"),
+             "--workdir", os.path.join(self.dir, "work"), "--no-promote"],
+            capture_output=True, text=True, env=dict(os.environ, FAKE_BUILD_LOG=self.log))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("1 of 1 findings bisected", done.stdout)
+        with open(recorded) as f:
+            line = f.read()
+        self.assertIn(f"culprit {syn.SIGNATURE} --introduced {c[syn.K]} --fixed {c[syn.FIX]}",
+                      line)
+
     def test_a_finding_that_does_not_reproduce_at_bad(self):
         done, _ = self.bisect("--bad", self.commits[5])
         self.assertEqual(done.returncode, 1)
