@@ -19,6 +19,9 @@ import bisect_finding
 DEFAULT_BUILD = ("cmake --preset release >/dev/null && "
                  "cmake --build --preset release --target cvmcheck")
 DEFAULT_BINARY = "build/bin/cvmcheck"
+# Top-level paths no build step reads: the fixtures and corpora, 95% of this repository's files,
+# whose checkout and removal took 20 s per revision against 10 s for a warm build.
+DEFAULT_SKIP = "golden,golden-mrt,corpus"
 
 
 def git(repo, *args, check=True):
@@ -63,8 +66,9 @@ def run_killable(command, timeout, **kwargs):
 
 class Builder:
     def __init__(self, repo, cache, build_cmd=DEFAULT_BUILD, binary_path=DEFAULT_BINARY,
-                 prebuilt="", timeout=3600, keep_trees=False):
+                 prebuilt="", timeout=3600, keep_trees=False, skip_paths=DEFAULT_SKIP):
         self.repo, self.cache = repo, os.path.abspath(cache)
+        self.skip_paths = [p for p in skip_paths.split(",") if p]
         self.build_cmd, self.binary_path = build_cmd, binary_path
         self.prebuilt = prebuilt and os.path.abspath(prebuilt)
         self.timeout, self.keep_trees = timeout, keep_trees
@@ -110,7 +114,7 @@ class Builder:
         log = os.path.join(self.cache, "logs", commit + ".log")
         os.makedirs(os.path.dirname(log), exist_ok=True)
         self._remove_tree(tree)  # a build a killed bisect left half done
-        git(self.repo, "worktree", "add", "--detach", "--force", tree, commit)
+        self._check_out(tree, commit)
         start = time.monotonic()
         with open(log, "w") as out:
             status, _, _, timed_out = run_killable(
@@ -133,6 +137,12 @@ class Builder:
             return kept, ""
         why = "build timed out" if timed_out else f"build failed (exit {status})"
         return None, f"does not build: {why}, log {log}"
+
+    def _check_out(self, tree, commit):
+        """The revision's worktree without the skipped paths (a pathspec, not a sparse-checkout,
+        which would change the repository's config)."""
+        git(self.repo, "worktree", "add", "--detach", "--no-checkout", "--force", tree, commit)
+        git(tree, "checkout", commit, "--", ".", *[":!/" + p for p in self.skip_paths])
 
     def _remove_unfinished_trees(self):
         """Worktrees of builds a killed bisect left half done (kept ones have a record)."""

@@ -71,6 +71,9 @@ def parse_args(argv):
                    "(default %(default)s)")
     p.add_argument("--build-timeout", type=float, default=3600, help="seconds per build")
     p.add_argument("--keep-trees", action="store_true", help="keep each revision's worktree")
+    p.add_argument("--skip-paths", default=bisect_builds.DEFAULT_SKIP, help="top-level paths "
+                   "left out of each worktree, since no build step reads them (default "
+                   "%(default)s; '' for none)")
     p.add_argument("--cache", default="", help="binaries and build results by commit, shared by "
                    "bisects (default: reports/bisect/builds in the repository)")
     p.add_argument("--workdir", default="", help="this bisect's state and report (default: "
@@ -240,7 +243,7 @@ def main(argv):
         shutil.rmtree(workdir, ignore_errors=True)
     state = bisect_state.State(os.path.join(workdir, "state.json"), finding)
     builder = bisect_builds.Builder(repo, cache, args.build_cmd, args.binary_path, args.binaries,
-                                    args.build_timeout, args.keep_trees)
+                                    args.build_timeout, args.keep_trees, args.skip_paths)
     progress = Progress(builder)
     ev = bisect_state.Evaluator(repo, finding, builder, state, args.repeat, args.call_timeout,
                                 args.budget, progress)

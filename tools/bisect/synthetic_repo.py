@@ -45,6 +45,8 @@ BUILD = r'''#!/bin/sh
 # Builds the stand-in the way the project builds cvmcheck: into build/bin/cvmcheck.
 [ -z "$FAKE_BUILD_LOG" ] || echo "$BISECT_COMMIT" >> "$FAKE_BUILD_LOG"
 [ -z "$FAKE_BUILD_DELAY" ] || sleep "$FAKE_BUILD_DELAY"
+# The bisect leaves the corpus out of the worktrees it builds in (--skip-paths).
+if [ -e corpus ]; then echo "corpus/ was checked out" >&2; exit 1; fi
 if grep -q BROKEN impl.sh; then echo "impl.sh: syntax error" >&2; exit 1; fi
 mkdir -p build/bin && cp impl.sh build/bin/cvmcheck && chmod +x build/bin/cvmcheck
 '''
@@ -112,8 +114,9 @@ def make(repo, history=MAIN):
     """Creates the repository; returns its commits, oldest first (commit i is history[i])."""
     os.makedirs(repo)
     _git(repo, "init", "-q", "-b", "main")
+    os.makedirs(os.path.join(repo, "corpus"))
     for name, text in (("impl.sh", IMPL), ("build.sh", BUILD), ("NOTES", ""),
-                       (".gitignore", "/build/\n/reports/\n")):
+                       (".gitignore", "/build/\n/reports/\n"), ("corpus/input", "seed\n")):
         with open(os.path.join(repo, name), "w") as f:
             f.write(text)
     commits = []
