@@ -62,6 +62,11 @@ def run_killable(command, timeout, **kwargs):
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
         return proc.returncode, out, err, True
+    except BaseException:
+        # Its own session does not get the terminal's Ctrl-C: end it with the bisect.
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
 
 
 class Builder:

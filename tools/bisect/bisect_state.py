@@ -33,8 +33,11 @@ class State:
     def __init__(self, path, finding):
         self.path = path
         self.data = bisect_builds.read_json(path, None)
-        identity = {"descriptor": finding.descriptor, "repro_dir": finding.repro_dir,
-                    "backend": finding.backend}
+        # A store finding is its signature (the store keeps its shortest call, which may change
+        # from one night to the next); any other is its call and backend.
+        identity = ({"signature": finding.signature} if finding.source == "store" else
+                    {"descriptor": finding.descriptor, "repro_dir": finding.repro_dir,
+                     "backend": finding.backend})
         if self.data is None:
             self.data = {"version": self.VERSION, "identity": identity,
                          "signature": finding.signature, "revisions": {}}
