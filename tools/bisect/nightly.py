@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""The nightly's bisect step: every new (or regressed) finding of the findings store is bisected
-(cvm_bisect.py) within one time budget for them all, and each culprit is recorded in the store
-(`cvmcheck findings culprit`), so that `cvmcheck findings show SIG` answers "which commit?".
+"""The nightly's bisect step: every finding of the findings store not bisected yet (new, open or
+regressed; a regressed one again) is bisected (cvm_bisect.py) within one time budget for them
+all, newest first, and each culprit is recorded in the store (`cvmcheck findings culprit`), so
+that `cvmcheck findings show SIG` answers "which commit?".
 
-A finding already bisected is left alone unless it regressed. A bisect the budget stops keeps its
-state (reports/bisect/<finding>/state.json): the next night's run continues it without
-rebuilding anything. Arguments after `--` go to every cvm_bisect.py run (e.g. --repeat 3).
+A finding that does not reproduce at its last commit is recorded with that note, so it is not
+tried every night. A bisect the budget stops is taken up by the next run; where
+reports/bisect/ is kept between runs it continues from its state without rebuilding anything.
+Arguments after `--` go to every cvm_bisect.py run (e.g. --repeat 3).
 
 Exit status: 0 (also when the budget ran out or a finding did not reproduce: the nightly reports
 them, it does not fail on them), 2 usage or an unreadable store. docs/bisect.md.
@@ -16,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,7 +37,7 @@ def parse_args(argv):
     p.add_argument("--store", default="reports/findings.sqlite", help="default %(default)s")
     p.add_argument("--budget", type=float, default=1800, help="seconds for all bisects "
                    "together (default %(default)s)")
-    p.add_argument("--status", default="new,regressed", help="which findings (default "
+    p.add_argument("--status", default="new,regressed,open", help="which findings (default "
                    "%(default)s)")
     p.add_argument("--cvmcheck", default="build/bin/cvmcheck", help="reads and writes the "
                    "store (default %(default)s)")
@@ -69,18 +72,35 @@ def culprit_of(result):
     return introduced, fixed, note
 
 
+def run_bisect(command):
+    """(exit status, its stdout, its last stderr line), the progress lines passed on as they come
+    (stdout goes to a file: a pipe the program fills while this reads stderr would stall both)."""
+    with tempfile.TemporaryFile("w+") as out:
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True)
+        last = ""
+        for line in proc.stderr:
+            sys.stderr.write(line)
+            last = line.strip() or last
+        proc.wait()
+        out.seek(0)
+        return proc.returncode, out.read(), last.replace("cvmcheck bisect: ", "")
+
+
 def bisect_one(args, finding, seconds):
     """(outcome line, culprit recorded or not)."""
     signature = finding["signature"]
     command = [sys.executable, BISECT, signature, "--store", args.store, "--repo", args.repo,
                "--cvmcheck", args.cvmcheck, "--budget", str(int(seconds)), "--json",
                *args.extra]
-    done = subprocess.run(command, stdout=subprocess.PIPE, text=True)
-    if done.returncode == 3:
+    status, report, why = run_bisect(command)
+    if status == 3:
         return "stopped by the budget (continues next run)", False
-    if done.returncode != 0:
-        return f"no result (cvm_bisect.py exit {done.returncode})", False
-    result = json.loads(done.stdout)
+    if status == 1:
+        cvmcheck(args, "culprit", signature, "--note", why)
+        return why, True
+    if status != 0:
+        return f"no result (cvm_bisect.py exit {status})", False
+    result = json.loads(report)
     introduced, fixed, note = culprit_of(result)
     cvmcheck(args, "culprit", signature, "--introduced", introduced, "--fixed", fixed,
              "--note", note, "--report", result["json_path"])

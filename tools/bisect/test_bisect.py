@@ -183,26 +183,31 @@ class Bisect(unittest.TestCase):
                   "status": "new", "culprit": None, "descriptor": syn.DESCRIPTOR,
                   "repro_dir": "", "first_commit": c[21][:7], "last_commit": c[21][:7]}
         old = dict(record, signature="sum|optimized|value|output 0", culprit={"introduced": "x"})
+        gone = dict(record, signature="max|optimized|precision|output 0", last_commit=c[5][:7])
         recorded = os.path.join(self.dir, "recorded")
         store = os.path.join(self.dir, "store-cvmcheck")
         with open(store, "w") as f:
             f.write("#!/bin/sh\ncase $2 in\n"
-                    f"list) echo '{json.dumps([record, old])}' ;;\n"
-                    f"show) echo '{json.dumps(record)}' ;;\n"
+                    f"list) echo '{json.dumps([record, old, gone])}' ;;\n"
+                    f"show) case $3 in *precision*) echo '{json.dumps(gone)}' ;;\n"
+                    f"      *) echo '{json.dumps(record)}' ;; esac ;;\n"
                     f"culprit) echo \"$@\" >> {recorded} ;;\nesac\n")
         os.chmod(store, 0o755)
         done = subprocess.run(
             [sys.executable, os.path.join(HERE, "nightly.py"), "--store", "s.sqlite",
              "--cvmcheck", store, "--repo", self.repo, "--budget", "120", "--",
              "--build-cmd", syn.BUILD_CMD, "--cache", os.path.join(self.dir, "cache"),
-             "--workdir", os.path.join(self.dir, "work"), "--no-promote"],
+             "--no-promote"],
             capture_output=True, text=True, env=dict(os.environ, FAKE_BUILD_LOG=self.log))
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("1 of 1 findings bisected", done.stdout)
+        self.assertIn("2 of 2 findings bisected", done.stdout)
         with open(recorded) as f:
-            line = f.read()
+            lines = f.read()
         self.assertIn(f"culprit {syn.SIGNATURE} --introduced {c[syn.K]} --fixed {c[syn.FIX]}",
-                      line)
+                      lines)
+        # One that does not reproduce at its last commit is noted, not tried every night.
+        self.assertIn("culprit max|optimized|precision|output 0 --note the finding does not "
+                      "reproduce", lines)
 
     def test_a_finding_that_does_not_reproduce_at_bad(self):
         done, _ = self.bisect("--bad", self.commits[5])
