@@ -238,6 +238,30 @@ TEST_F(FindingsStoreTest, ForeignAndNewerFilesAreRefusedUntouched) {
   }
 }
 
+// What cvmcheck bisect found is kept with the finding, also in a store made before culprits were
+// (schema 1), which gains them when opened; a culprit for no finding is refused.
+TEST_F(FindingsStoreTest, ABisectsCulpritIsKeptWithTheFindingAlsoInAnOldStore) {
+  const std::string file = path();
+  const std::string sig = "max|optimized|value|output 0";
+  FindingsStore::open(file).record(run_of({"max"}, {"optimized"}), {finding(sig, 3)});
+  sqlite3* db = nullptr;
+  sqlite3_open(file.c_str(), &db);
+  sqlite3_exec(db, "DROP TABLE culprits; PRAGMA user_version = 1;", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  FindingsStore store = FindingsStore::open(file);
+  EXPECT_TRUE(store.find(sig)->culprit.bisected.empty());
+  store.record_culprit(sig, {"abc123", "", "present since the operator was added", "r.json",
+                             "2026-11-26T00:00:00Z"});
+  store.record_culprit(sig, {"abc123", "def456", "", "r.json", "2026-11-27T00:00:00Z"});
+  const StoreCulprit c = store.find(sig)->culprit;
+  EXPECT_EQ(c.introduced, "abc123");
+  EXPECT_EQ(c.fixed, "def456");
+  EXPECT_EQ(c.note, "");
+  EXPECT_EQ(c.bisected, "2026-11-27T00:00:00Z");
+  EXPECT_EQ(store.findings().front().culprit.fixed, "def456");
+  EXPECT_THROW(store.record_culprit("sum|optimized|value|output 0", c), RuntimeError);
+}
+
 // The campaign end to end: a bug planted in a built-in backend's kernel is new, then open with
 // its calls added, then fixed once the kernel is right again.
 TEST_F(FindingsStoreTest, APlantedBugIsNewThenOpenThenFixed) {

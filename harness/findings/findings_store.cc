@@ -32,6 +32,10 @@ CREATE TABLE sightings(
   PRIMARY KEY(signature, run));
 CREATE INDEX sightings_by_run ON sightings(run);
 )sql",
+    R"sql(
+CREATE TABLE culprits(
+  signature TEXT PRIMARY KEY, introduced TEXT, fixed TEXT, note TEXT, report TEXT, bisected TEXT);
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == FindingsStore::kSchemaVersion);
@@ -204,6 +208,7 @@ StoredFinding finding_from(Statement& q) {
   f.first_commit = q.text(13);
   f.last_commit = q.text(14);
   f.fixed_commit = q.text(15);
+  f.culprit = {q.text(16), q.text(17), q.text(18), q.text(19), q.text(20)};
   return f;
 }
 
@@ -213,8 +218,9 @@ SELECT f.signature, f.op, f.backend, f.status, f.summary, f.descriptor, f.repro_
        (SELECT count(*) FROM sightings s WHERE s.signature = f.signature),
        (SELECT commit_id FROM runs WHERE id = f.first_run),
        (SELECT commit_id FROM runs WHERE id = f.last_run),
-       (SELECT commit_id FROM runs WHERE id = f.fixed_run)
-FROM findings f)sql";
+       (SELECT commit_id FROM runs WHERE id = f.fixed_run),
+       c.introduced, c.fixed, c.note, c.report, c.bisected
+FROM findings f LEFT JOIN culprits c ON c.signature = f.signature)sql";
 
 }  // namespace
 
@@ -338,6 +344,22 @@ std::vector<std::string> FindingsStore::run_signatures(int64_t id) const {
   std::vector<std::string> out;
   while (q.step()) out.push_back(q.text(0));
   return out;
+}
+
+void FindingsStore::record_culprit(const std::string& signature, const StoreCulprit& culprit) {
+  Transaction tx(db_, path_);
+  Statement known(db_, path_, "SELECT count(*) FROM findings WHERE signature = ?");
+  known.bind(1, signature);
+  check(known.single_int() == 1, path_, ": no finding '", signature, "' to record a culprit for");
+  Statement up(db_, path_, R"sql(
+INSERT INTO culprits(signature, introduced, fixed, note, report, bisected)
+VALUES(?1, ?2, ?3, ?4, ?5, ?6)
+ON CONFLICT(signature) DO UPDATE SET introduced = ?2, fixed = ?3, note = ?4, report = ?5,
+                                     bisected = ?6)sql");
+  up.bind(1, signature).bind(2, culprit.introduced).bind(3, culprit.fixed).bind(4, culprit.note);
+  up.bind(5, culprit.report).bind(6, culprit.bisected);
+  up.run();
+  tx.commit();
 }
 
 }  // namespace cvm

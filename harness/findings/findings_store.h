@@ -43,11 +43,21 @@ struct StoreFinding {
   std::string expected_by;  // non-empty: a known difference ("FILE:LINE: reason")
 };
 
+// What `cvmcheck bisect` found for a finding (docs/bisect.md).
+struct StoreCulprit {
+  std::string introduced;  // the first bad commit; "" when the bisect could not name one
+  std::string fixed;       // the first commit without it; "" while it still reproduces
+  std::string note;        // what a reader must know, e.g. "present since the operator was added"
+  std::string report;      // the bisect's JSON report
+  std::string bisected;    // when, ISO 8601, UTC; "" for a finding never bisected
+};
+
 // A finding as the store holds it.
 struct StoredFinding {
   std::string signature, op, backend, status, summary, descriptor, repro_dir, expected_by;
   int64_t first_run = 0, last_run = 0, fixed_run = 0, runs_seen = 0, total_calls = 0;
   std::string first_commit, last_commit, fixed_commit;
+  StoreCulprit culprit;
 };
 
 struct StoredRun {
@@ -88,9 +98,12 @@ class FindingsStore {
   std::vector<StoredRun> runs() const;  // oldest first
   // Signatures seen in run `id`.
   std::vector<std::string> run_signatures(int64_t id) const;
+  // Records (replacing) what a bisect found for the finding `signature`; RuntimeError when the
+  // store has no such finding.
+  void record_culprit(const std::string& signature, const StoreCulprit& culprit);
   const std::string& path() const { return path_; }
 
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
 
  private:
   FindingsStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}

@@ -1,5 +1,6 @@
 // `cvmcheck findings list|show|diff|runs`: the findings store read back (docs/nightly.md), as text
-// a screen holds or as JSON.
+// a screen holds or as JSON; `cvmcheck findings culprit` records what a bisect found
+// (docs/bisect.md).
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -25,6 +26,7 @@ struct FindingsCli {
   int64_t run_a = 0, run_b = 0;
   std::string campaign;  // record: the campaign.json
   StoreCli record;       // record: --fail-on (its store is `store`)
+  StoreCulprit culprit;  // culprit: what to record
 };
 
 // Reading commands never create a store: a wrong path is an error, not an empty history.
@@ -32,6 +34,13 @@ FindingsStore open_existing(const std::string& path) {
   check(std::filesystem::exists(path), path, ": no findings store there (a campaign with --store ",
         path, " makes one)");
   return FindingsStore::open(path);
+}
+
+// null for a finding never bisected.
+nlohmann::json culprit_json(const StoreCulprit& c) {
+  if (c.bisected.empty()) return nullptr;
+  return {{"introduced", c.introduced}, {"fixed", c.fixed}, {"note", c.note},
+          {"report", c.report}, {"bisected", c.bisected}};
 }
 
 nlohmann::json finding_json(const StoredFinding& f) {
@@ -42,7 +51,8 @@ nlohmann::json finding_json(const StoredFinding& f) {
           {"first_run", f.first_run},     {"first_commit", f.first_commit},
           {"last_run", f.last_run},       {"last_commit", f.last_commit},
           {"fixed_run", f.fixed_run},     {"fixed_commit", f.fixed_commit},
-          {"runs_seen", f.runs_seen},     {"total_calls", f.total_calls}};
+          {"runs_seen", f.runs_seen},     {"total_calls", f.total_calls},
+          {"culprit", culprit_json(f.culprit)}};
 }
 
 std::string run_text(int64_t run, const std::string& commit) {
@@ -98,6 +108,13 @@ int show(const FindingsCli& o) {
             << run_text(f->last_run, f->last_commit) << "\n";
   if (f->fixed_run != 0) std::cout << "fixed in    run " << run_text(f->fixed_run, f->fixed_commit) << "\n";
   if (!f->expected_by.empty()) std::cout << "expected    " << f->expected_by << "\n";
+  if (!f->culprit.bisected.empty()) {
+    const StoreCulprit& c = f->culprit;
+    std::cout << "introduced  " << (c.introduced.empty() ? "unknown" : c.introduced)
+              << (c.note.empty() ? "" : " (" + c.note + ")") << "\nfixed by    "
+              << (c.fixed.empty() ? "-" : c.fixed) << "\nbisected    " << c.bisected
+              << (c.report.empty() ? "" : ", " + c.report) << "\n";
+  }
   std::cout << "calls       " << f->total_calls << " in " << f->runs_seen << " runs\nsummary     "
             << f->summary << "\n";
   if (!f->descriptor.empty()) std::cout << "smallest    " << f->descriptor << "\n";
@@ -129,6 +146,19 @@ int runs(const FindingsCli& o) {
          << "\n";
   }
   std::cout << (o.json ? rows.dump(2) + "\n" : text.str());
+  return kExitOk;
+}
+
+int culprit(const FindingsCli& o) {
+  FindingsStore store = open_existing(o.store);
+  const std::optional<StoredFinding> f = store.find(o.signature);
+  check(f.has_value(), "no finding in ", o.store, " has a signature starting with '", o.signature,
+        "' (cvmcheck findings list)");
+  StoreCulprit c = o.culprit;
+  if (c.bisected.empty()) c.bisected = utc_now();
+  store.record_culprit(f->signature, c);
+  std::cout << f->signature << ": introduced " << (c.introduced.empty() ? "unknown" : c.introduced)
+            << ", fixed " << (c.fixed.empty() ? "-" : c.fixed) << "\n";
   return kExitOk;
 }
 
@@ -177,12 +207,25 @@ int record(const FindingsCli& o) {
   return findings_fail(result, delta, cli.fail_on) ? kExitMismatch : kExitOk;
 }
 
+CLI::App* add_culprit_command(CLI::App* sub, FindingsCli& o) {
+  CLI::App* c = sub->add_subcommand(
+      "culprit", "Record what cvmcheck bisect found for a finding (docs/bisect.md)");
+  c->add_option("signature", o.signature, "Its signature, or the start of it")->required();
+  c->add_option("--introduced", o.culprit.introduced, "The first bad commit");
+  c->add_option("--fixed", o.culprit.fixed, "The first commit without it");
+  c->add_option("--note", o.culprit.note, "What a reader must know about them");
+  c->add_option("--report", o.culprit.report, "The bisect's JSON report");
+  c->add_option("--bisected", o.culprit.bisected, "When (default: now, UTC)");
+  return c;
+}
+
 }  // namespace
 
 Action add_findings_command(CLI::App& app) {
   auto o = std::make_shared<FindingsCli>();
   CLI::App* sub = app.add_subcommand(
-      "findings", "The findings store across runs: list, show, diff, runs, record (docs/nightly.md)");
+      "findings", "The findings store across runs: list, show, diff, runs, record, culprit "
+                  "(docs/nightly.md)");
   sub->require_subcommand(1);
   auto common = [o](CLI::App* c) {
     c->add_option("--store", o->store, std::string("The store (default ") + kDefaultStore + ")");
@@ -206,11 +249,14 @@ Action add_findings_command(CLI::App& app) {
   rec->add_option("campaign", o->campaign, "The campaign.json")->required();
   rec->add_option("--fail-on", o->record.fail_on, "unexpected (default), new or any, as campaign's")
       ->check(CLI::IsMember({"unexpected", "new", "any"}));
-  return [o, l, s, d, rec] {
+  CLI::App* c = add_culprit_command(sub, *o);
+  common(c);
+  return [o, l, s, d, rec, c] {
     if (rec->parsed()) return record(*o);
     if (l->parsed()) return list(*o);
     if (s->parsed()) return show(*o);
     if (d->parsed()) return diff(*o);
+    if (c->parsed()) return culprit(*o);
     return runs(*o);
   };
 }

@@ -30,6 +30,24 @@ nlohmann::json outcome_json(const Outcome& outcome) {
   return out;
 }
 
+// The operator's canonical name, so that a signature printed here equals the campaign's and the
+// findings store's for the same failure, whichever alias the case or descriptor used.
+std::string canonical_op(const std::string& op) {
+  const OpInfo* info = registry().find_op(op);
+  return info == nullptr ? op : info->name;
+}
+
+// The failing case's signature (harness/engine/verdict.h), against the outcome it stores.
+std::string case_signature(const std::string& dir, const std::string& backend,
+                           const CaseResult& result) {
+  const CaseSpec spec = read_case(dir);
+  Outcome expected;
+  expected.kind = spec.expect->outcome;
+  expected.rule = spec.expect->rule;
+  return difference_signature(canonical_op(spec.op), backend, *result.difference, expected,
+                              result.outcome);
+}
+
 void write_outputs(const std::string& dir, const Outcome& outcome) {
   if (dir.empty()) return;
   std::filesystem::create_directories(dir);
@@ -90,7 +108,10 @@ Action add_run_command(CLI::App& app) {
       nlohmann::json report = outcome_json(result.outcome);
       if (result.matches) {
         report["matches"] = *result.matches;
-        if (result.difference) report["difference"] = result.difference->what;
+        if (result.difference) {
+          report["difference"] = result.difference->what;
+          report["signature"] = case_signature(options->dir, name, result);
+        }
       }
       write_outputs(options->out, result.outcome);
       std::cout << report.dump() << "\n";
@@ -120,6 +141,11 @@ Action add_run_command(CLI::App& app) {
     report["matches"] = diff.passed();
     if (diff.expectation_failure) report["expectation_failure"] = *diff.expectation_failure;
     if (run != nullptr && run->difference) report["difference"] = run->difference->what;
+    if (!diff.passed()) {
+      CallVerdict verdict;
+      verdict.diff = diff;
+      report["signature"] = finding_signature(canonical_op(call.op), verdict, call.rule);
+    }
     write_outputs(options->out, outcome);
     std::cout << report.dump() << "\n";
     if (!diff.passed()) std::cerr << diff.report(call);
