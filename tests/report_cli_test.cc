@@ -51,9 +51,9 @@ TEST(CliTypos, UnknownCommandIsNamedWithTheClosest) {
 }
 
 TEST(CliTypos, HelpOfAnUnknownCommandIsAnError) {
-  const CliRun r = run_cli("bisect --help");
+  const CliRun r = run_cli("triage --help");
   EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("unknown command 'bisect'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unknown command 'triage'"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("Usage"), std::string::npos) << "not the top-level help: " << r.out;
 }
 
