@@ -15,8 +15,8 @@
 #include "harness/campaign/campaign_report.h"
 #include "harness/campaign/campaign_store.h"
 #include "harness/findings/findings_store.h"
-#include "harness/findings/planted.h"
 #include "registry/registry.h"
+#include "support/planted_registry.h"
 
 namespace cvm {
 namespace {
@@ -265,14 +265,7 @@ TEST_F(FindingsStoreTest, ABisectsCulpritIsKeptWithTheFindingAlsoInAnOldStore) {
 // The campaign end to end: a bug planted in a built-in backend's kernel is new, then open with
 // its calls added, then fixed once the kernel is right again.
 TEST_F(FindingsStoreTest, APlantedBugIsNewThenOpenThenFixed) {
-  Registry buggy = registry();
-  const PlantedBug* bug = nullptr;
-  for (const PlantedBug& b : planted_bugs()) {
-    if (b.backend == "planted-max-clamps-at-zero") bug = &b;
-  }
-  ASSERT_NE(bug, nullptr);
-  const Backend planted = make_planted_backend(*buggy.find_backend("reference"), *bug);
-  buggy.find_backend("optimized")->kernels["max"] = planted.kernels.at("max");
+  const Registry buggy = testing::with_planted_kernel("planted-max-clamps-at-zero", "optimized");
   CampaignOptions options;
   options.seconds = 60;
   options.max_cases = 150;
@@ -300,12 +293,7 @@ TEST_F(FindingsStoreTest, APlantedBugIsNewThenOpenThenFixed) {
 // A campaign.json read back (a shard's, or the merge of a sharded nightly) records as the campaign
 // itself did: the same findings, the same coverage.
 TEST_F(FindingsStoreTest, ACampaignReportRecordsAsTheCampaignItself) {
-  Registry buggy = registry();
-  for (const PlantedBug& b : planted_bugs()) {
-    if (b.backend != "planted-max-clamps-at-zero") continue;
-    const Backend planted = make_planted_backend(*buggy.find_backend("reference"), b);
-    buggy.find_backend("optimized")->kernels["max"] = planted.kernels.at("max");
-  }
+  const Registry buggy = testing::with_planted_kernel("planted-max-clamps-at-zero", "optimized");
   CampaignOptions options;
   options.seconds = 60;
   options.max_cases = 150;

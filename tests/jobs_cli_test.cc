@@ -2,30 +2,17 @@
 // same tables and exit with the same status (the split itself: golden_jobs_test, mrt_jobs_test).
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <string>
+#include "support/cli.h"
 #include "support/paths.h"
 
 namespace {
 
-struct Run {
-  int status = -1;
-  std::string out;
-};
+using Run = cvm::testing::CliRun;
 
-Run run_cli(const std::string& args) {
-  Run run;
-  const std::string command = std::string(CVMCHECK_BINARY) + " " + args + " 2>/dev/null";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) run.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+Run run_cli(const std::string& args) { return cvm::testing::run_cli(args, false); }
 
 void expect_same_for_one_and_two_jobs(const std::string& args, int status) {
   const Run one = run_cli(args + " --jobs 1");

@@ -11,8 +11,8 @@
 #include "harness/campaign/campaign.h"
 #include "harness/engine/call.h"
 #include "harness/findings/expectations.h"
-#include "harness/findings/planted.h"
 #include "registry/registry.h"
+#include "support/planted_registry.h"
 
 namespace cvm {
 namespace {
@@ -88,14 +88,7 @@ TEST(KnownDifferences, ConditionsLookAtAttributesShapesPrecisionsAndValues) {
 // condition, is expected and fails nothing; the same list with a condition the calls do not meet
 // leaves it unexpected.
 TEST(KnownDifferences, TheCampaignAppliesThemToEachFailingCall) {
-  Registry r = registry();
-  const PlantedBug* bug = nullptr;
-  for (const PlantedBug& b : planted_bugs()) {
-    if (b.backend == "planted-max-clamps-at-zero") bug = &b;
-  }
-  ASSERT_NE(bug, nullptr);
-  const Backend planted = make_planted_backend(*r.find_backend("reference"), *bug);
-  r.find_backend("optimized")->kernels["max"] = planted.kernels.at("max");
+  const Registry r = testing::with_planted_kernel("planted-max-clamps-at-zero", "optimized");
   CampaignOptions options;
   options.seconds = 60;
   options.max_cases = 200;

@@ -3,7 +3,6 @@
 // tests/browser, ci/browser-test.sh).
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -14,26 +13,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/cli.h"
 #include "support/paths.h"
 
 namespace {
 
-struct CliRun {
-  int status = -1;
-  std::string out;  // stdout and stderr
-};
+using cvm::testing::CliRun;
 
-CliRun run_cli(const std::string& args) {
-  CliRun run;
-  const std::string command = std::string(CVMCHECK_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) run.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+CliRun run_cli(const std::string& args) { return cvm::testing::run_cli(args, true); }
 
 TEST(CliTypos, UnknownCommandIsNamedWithTheClosest) {
   CliRun r = run_cli("nonsense");
