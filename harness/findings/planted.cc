@@ -1,5 +1,6 @@
 #include "harness/findings/planted.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -78,6 +79,27 @@ Kernel planted_kernel(const Kernel& inner, const std::string& backend) {
       return outputs;
     };
   }
+  if (backend == "planted-dense-range-check-misses-high-at-scale") {
+    // The value check of a threaded, packed path that keeps only the low side of the range:
+    // above the work threshold, a value above alpha(p) is taken as alpha(p) (the bug of the
+    // five surviving mutants of the value check). Small calls and values below stay checked.
+    return [inner](const OpContext& ctx) {
+      if (ctx.inputs.size() < 2 || ctx.inputs[0].ndim() != 2 || ctx.inputs[1].ndim() != 2) {
+        return inner(ctx);
+      }
+      const int64_t work = ctx.inputs[0].size() * ctx.inputs[1].shape()[0];
+      if (work < (int64_t{1} << 16)) return inner(ctx);
+      std::vector<Tensor> inputs = ctx.inputs;
+      for (size_t k = 0; k < 2; ++k) {
+        const int64_t a = alpha(inputs[k].precision());
+        std::vector<int32_t> values = inputs[k].values();
+        for (int32_t& v : values) v = static_cast<int32_t>(std::min<int64_t>(v, a));
+        inputs[k] = Tensor::from_values(inputs[k].shape(), values, inputs[k].precision(),
+                                        inputs[k].dtype());
+      }
+      return inner(OpContext{ctx.op, ctx.attrs, inputs});
+    };
+  }
   fail_runtime("unknown planted backend '", backend, "'");
 }
 
@@ -95,6 +117,8 @@ const std::vector<PlantedBug>& planted_bugs() {
        "broadcast_add infers max(p0, p1) instead of max(p0, p1) + 1", false},
       {"planted-sum-duplicate-axis-wrong-rule", "sum",
        "sum reports a repeated axis as sum.axis_out_of_range (right class, wrong rule id)", true},
+      {"planted-dense-range-check-misses-high-at-scale", "dense",
+       "dense lets a value above alpha(p) through on calls above the work threshold", true},
   };
   return bugs;
 }

@@ -24,6 +24,7 @@ const OpGenerators* generators_for(const OpInfo& op) {
       for (InvalidGenerator& g : gen::common_invalid(*info, record.valid)) {
         full.invalid.push_back(std::move(g));
       }
+      for (const InvalidGenerator& g : record.invalid_at_scale) full.invalid.push_back(g);
       complete[name] = std::move(full);
     }
     return complete;

@@ -140,6 +140,8 @@ std::string rule_id(const std::string& op, const std::string& rule) {
   // rule (the reference raises these from its shared output and attribute checks).
   static const std::map<std::string, std::string> kGlobal = {
       {"value_outside_precision", rules::kValueRange},
+      {"data_value_outside_precision_at_scale", rules::kValueRange},
+      {"weight_value_outside_precision_at_scale", rules::kValueRange},
       {"precision_0", rules::kPrecisionRange},
       {"precision_33", rules::kPrecisionRange},
       {"int8_precision_above_8", rules::kInt8Precision},

@@ -26,6 +26,10 @@ struct InvalidGenerator {
 struct OpGenerators {
   rc::Gen<Call> valid = rc::gen::just(Call{});  // must succeed on the reference
   std::vector<InvalidGenerator> invalid;        // operator-specific rules
+  // Rules drawn again on shapes far above kMaxElements, where a kernel's fast paths (packing,
+  // vector bodies, threads, blocking) run their own copy of a check. Appended after the shared
+  // rules, so the golden cases of every earlier rule keep their seeds.
+  std::vector<InvalidGenerator> invalid_at_scale;
 };
 
 // Operator name (canonical) -> its generators. Each family file harness/gen/<family>_gen.cc fills in

@@ -81,11 +81,6 @@ void add_product_rules(std::vector<InvalidGenerator>& out, DrawFn draw, CallFn m
 
 // ---------------------------------------------------------------------------------- conv2d
 
-struct ConvAxis {
-  int64_t in = 1, kernel = 1, pad = 0, stride = 1, dilation = 1;
-  int64_t dilated() const { return dilation * (kernel - 1) + 1; }
-};
-
 ConvAxis draw_conv_axis() {
   ConvAxis a;
   const bool wide = *rc::gen::weightedElement<bool>({{5, false}, {1, true}});
@@ -109,16 +104,9 @@ ConvAxis draw_conv_axis() {
   return a;
 }
 
-struct ConvDraw {
-  int64_t batch = 1, in_channels = 1, channels = 1, groups = 1;
-  ConvAxis h, w;
-  bool use_bias = false;
-  int p_data = 8, p_weight = 8, p_bias = 8;
-  int64_t terms() const { return in_channels / groups * h.kernel * w.kernel; }
-  int64_t outputs() const { return channels; }
-};
+}  // namespace
 
-ConvDraw draw_conv() {
+nn_gen::ConvDraw nn_gen::draw_conv() {
   ConvDraw d;
   d.batch = pick(1, 2);
   switch (pick(0, 2)) {
@@ -146,7 +134,7 @@ ConvDraw draw_conv() {
   return d;
 }
 
-Call conv_call(const ConvDraw& d) {
+Call nn_gen::conv_call(const ConvDraw& d) {
   Call call;
   call.op = "conv2d";
   call.attrs["channels"] = std::to_string(d.channels);
@@ -166,6 +154,8 @@ Call conv_call(const ConvDraw& d) {
   if (d.use_bias) call.inputs.push_back(tensor({d.channels}, d.p_bias));
   return call;
 }
+
+namespace {
 
 Call conv_valid() { return conv_call(draw_conv()); }
 
@@ -269,15 +259,9 @@ OpGenerators conv2d_generators() {
 
 // ----------------------------------------------------------------------------------- dense
 
-struct DenseDraw {
-  int64_t rows = 1, depth = 1, units = 1;
-  bool use_bias = false;
-  int p_data = 8, p_weight = 8, p_bias = 8;
-  int64_t terms() const { return depth; }
-  int64_t outputs() const { return units; }
-};
+}  // namespace
 
-DenseDraw draw_dense() {
+nn_gen::DenseDraw nn_gen::draw_dense() {
   DenseDraw d;
   d.depth = *rc::gen::weightedElement<int64_t>({{4, pick(1, 16)}, {1, pick(17, 256)}});
   d.rows = pick(1, std::min<int64_t>(8, gen::kMaxElements / d.depth));
@@ -289,7 +273,7 @@ DenseDraw draw_dense() {
   return d;
 }
 
-Call dense_call(const DenseDraw& d) {
+Call nn_gen::dense_call(const DenseDraw& d) {
   Call call;
   call.op = "dense";
   call.attrs["units"] = std::to_string(d.units);
@@ -299,6 +283,8 @@ Call dense_call(const DenseDraw& d) {
   if (d.use_bias) call.inputs.push_back(tensor({d.units}, d.p_bias));
   return call;
 }
+
+namespace {
 
 OpGenerators dense_generators() {
   OpGenerators g;
@@ -338,7 +324,9 @@ OpGenerators relu_generators() {
 
 void add_nn_generators(GeneratorTable& table) {
   table["conv2d"] = conv2d_generators();
+  table["conv2d"].invalid_at_scale = nn_gen::conv2d_at_scale();
   table["dense"] = dense_generators();
+  table["dense"].invalid_at_scale = nn_gen::dense_at_scale();
   table["relu"] = relu_generators();
   table["max_pool2d"] = nn_gen::max_pool2d_generators();
   table["upsampling"] = nn_gen::upsampling_generators();

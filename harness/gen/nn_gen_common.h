@@ -81,6 +81,41 @@ void add_pair_rules(std::vector<InvalidGenerator>& out, const std::string& attr,
   }));
 }
 
+// A conv2d call as drawn (harness/gen/nn_gen.cc): one spatial axis, then the whole call.
+struct ConvAxis {
+  int64_t in = 1, kernel = 1, pad = 0, stride = 1, dilation = 1;
+  int64_t dilated() const { return dilation * (kernel - 1) + 1; }
+};
+
+struct ConvDraw {
+  int64_t batch = 1, in_channels = 1, channels = 1, groups = 1;
+  ConvAxis h, w;
+  bool use_bias = false;
+  int p_data = 8, p_weight = 8, p_bias = 8;
+  int64_t terms() const { return in_channels / groups * h.kernel * w.kernel; }
+  int64_t outputs() const { return channels; }
+};
+
+ConvDraw draw_conv();
+Call conv_call(const ConvDraw& d);
+
+// A dense call as drawn (harness/gen/nn_gen.cc).
+struct DenseDraw {
+  int64_t rows = 1, depth = 1, units = 1;
+  bool use_bias = false;
+  int p_data = 8, p_weight = 8, p_bias = 8;
+  int64_t terms() const { return depth; }
+  int64_t outputs() const { return units; }
+};
+
+DenseDraw draw_dense();
+Call dense_call(const DenseDraw& d);
+
+// The value check of conv2d's and dense's inputs on shapes that take every fast path
+// (harness/gen/nn_scale_gen.cc).
+std::vector<InvalidGenerator> conv2d_at_scale();
+std::vector<InvalidGenerator> dense_at_scale();
+
 // The window and scale operators' records (harness/gen/nn_window_gen.cc).
 OpGenerators max_pool2d_generators();
 OpGenerators upsampling_generators();
