@@ -50,6 +50,7 @@ TEST(KnownDifferences, SignatureSelectorsAndConditionsParse) {
   EXPECT_THROW(list_of("sig:max|*&in0.size=3 reason\n"), LogicError);
   EXPECT_THROW(list_of("sig:max|*&axis reason\n"), LogicError);
   EXPECT_THROW(list_of("sig:max|*&in0.ndim=two reason\n"), LogicError);
+  EXPECT_THROW(list_of("sig:max|*&in0.prec=9..x reason\n"), LogicError);
 }
 
 TEST(KnownDifferences, ConditionsLookAtAttributesShapesPrecisionsAndValues) {
@@ -82,6 +83,15 @@ TEST(KnownDifferences, ConditionsLookAtAttributesShapesPrecisionsAndValues) {
   const Call abs = call_of("abs", {}, {Tensor::from_values({1}, {-3}, 8)});
   EXPECT_EQ(list.match({"abs", "valid", "", "abs|w|value|output 0", &abs}), 2);
   EXPECT_EQ(list.match({"abs", "valid", "", "", &abs}), -1);  // no difference, no sig: match
+
+  // A range of precisions or ranks, both ends included.
+  const ExpectedFailures ranged = list_of("sig:abs|*&in0.prec=9..32&in0.ndim=1..2  wide\n");
+  for (const auto& [precision, matched] : {std::pair{8, -1}, {9, 0}, {32, 0}}) {
+    const Call call = call_of("abs", {}, {Tensor::from_values({1}, {-3}, precision)});
+    EXPECT_EQ(ranged.match({"abs", "valid", "", "abs|w|value|output 0", &call}), matched);
+  }
+  const Call rank3 = call_of("abs", {}, {Tensor::from_values({1, 1, 1}, {-3}, 9)});
+  EXPECT_EQ(ranged.match({"abs", "valid", "", "abs|w|value|output 0", &rank3}), -1);
 }
 
 // A planted bug of a backend under test, listed as a known difference by its signature and a

@@ -4,6 +4,7 @@
 #include <fnmatch.h>
 
 #include <string>
+#include <utility>
 
 #include "cvmcheck/errors.h"
 #include "harness/engine/call.h"
@@ -43,6 +44,16 @@ int64_t integer(const std::string& text, const std::string& where) {
   return value;
 }
 
+// "N" or "N..M" (inclusive) as [lo, hi]: a precision or rank condition often spans a range.
+std::pair<int64_t, int64_t> integer_range(const std::string& text, const std::string& where) {
+  const size_t dots = text.find("..");
+  if (dots == std::string::npos) {
+    const int64_t n = integer(text, where);
+    return {n, n};
+  }
+  return {integer(text.substr(0, dots), where), integer(text.substr(dots + 2), where)};
+}
+
 }  // namespace
 
 CallCondition parse_condition(const std::string& text, const std::string& source) {
@@ -51,6 +62,7 @@ CallCondition parse_condition(const std::string& text, const std::string& source
   const size_t eq = text.find('=');
   verify(eq != std::string::npos && eq > 0, source, ": condition '", text,
          "' is not NAME=VALUE or NAME!=VALUE (name=GLOB, attr.NAME=GLOB, inK.ndim=N, inK.prec=N, "
+         "inK.prec=N..M, "
          "inK.shape=GLOB, inK.has=V)");
   std::string subject = text.substr(0, eq);
   c.value = text.substr(eq + 1);
@@ -75,7 +87,8 @@ CallCondition parse_condition(const std::string& text, const std::string& source
   verify(c.input >= 0 && (c.property == "ndim" || c.property == "prec" ||
                           c.property == "shape" || c.property == "has"),
          source, ": condition '", text, "': an input property is ndim, prec, shape or has");
-  if (c.property != "shape") integer(c.value, source);
+  if (c.property == "has") integer(c.value, source);
+  if (c.property == "ndim" || c.property == "prec") integer_range(c.value, source);
   return c;
 }
 
@@ -91,10 +104,10 @@ bool CallCondition::holds_plain(const Call& call) const {
   if (input < 0 || static_cast<size_t>(input) >= call.inputs.size()) return false;
   const Tensor& t = call.inputs[static_cast<size_t>(input)];
   if (property == "shape") return glob(value, shape_text(t));
-  const int64_t n = std::stoll(value);
-  if (property == "ndim") return t.ndim() == n;
-  if (property == "prec") return t.precision() == n;
-  return has_value(t, n);
+  if (property == "has") return has_value(t, std::stoll(value));
+  const auto [lo, hi] = integer_range(value, text);
+  const int64_t n = property == "ndim" ? t.ndim() : t.precision();
+  return lo <= n && n <= hi;
 }
 
 }  // namespace cvm
