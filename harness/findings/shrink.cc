@@ -6,7 +6,8 @@ namespace cvm {
 
 ShrinkResult shrink_finding(const Registry& registry, const rc::Shrinkable<Call>& start,
                             const CallVerdict& verdict, const std::vector<std::string>& backends,
-                            const std::string& signature, double seconds) {
+                            const std::string& signature, double seconds,
+                            const ShrinkKeeps& keeps) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -34,6 +35,7 @@ ShrinkResult shrink_finding(const Registry& registry, const rc::Shrinkable<Call>
       ++result.tried;
       CallVerdict v = judge_call(registry, candidate, backends, std::string(), std::string());
       if (v.passed || finding_signature(candidate.op, v, candidate.rule) != signature) continue;
+      if (keeps && !keeps(candidate, v)) continue;
       current = *next;
       result.call = std::move(candidate);
       result.verdict = std::move(v);

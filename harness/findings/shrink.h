@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,13 @@ struct ShrinkResult {
 
 // Greedy descent, as RapidCheck shrinks a failing property: take the first shrink of the current
 // call that fails with `signature`, repeat from it, stop when none does or after `seconds`.
-// `start` is the drawn call with its shrink tree and `verdict` its failing verdict.
+// `start` is the drawn call with its shrink tree and `verdict` its failing verdict. A shrink is
+// taken only when `keeps` (if given) holds for it too: the campaign keeps an unexplained finding
+// unexplained (harness/findings/expectations.h).
+using ShrinkKeeps = std::function<bool(const Call&, const CallVerdict&)>;
 ShrinkResult shrink_finding(const Registry& registry, const rc::Shrinkable<Call>& start,
                             const CallVerdict& verdict, const std::vector<std::string>& backends,
-                            const std::string& signature, double seconds);
+                            const std::string& signature, double seconds,
+                            const ShrinkKeeps& keeps = {});
 
 }  // namespace cvm
