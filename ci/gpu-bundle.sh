@@ -41,7 +41,7 @@ fi
 
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
-binaries=(cvmcheck cvmcheck_tests cvmcheck_cuda_bench example_cpp_worker broken_worker)
+binaries=(cvmcheck cvmcheck_tests cvmcheck_cuda_bench example_cpp_worker broken_worker breaking_proxy)
 for b in "${binaries[@]}"; do
   [ -x "$bin_dir/$b" ] || { echo "ci/gpu-bundle.sh: $bin_dir/$b is missing" >&2; exit 2; }
   strip --strip-unneeded -o "$out/bin/$b" "$bin_dir/$b"

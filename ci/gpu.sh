@@ -53,6 +53,7 @@ export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export CVMCHECK_BINARY="$bundle/bin/cvmcheck" CVMCHECK_SOURCE_DIR="$work/src"
 export CVMCHECK_EXAMPLE_CPP_WORKER="$bundle/bin/example_cpp_worker"
 export CVMCHECK_BROKEN_WORKER="$bundle/bin/broken_worker"
+export CVMCHECK_BREAKING_PROXY="$bundle/bin/breaking_proxy"
 # The worker tests' Python must have numpy: the first python3 on the PATH that does.
 for p in python3 /usr/bin/python3; do
   if command -v "$p" >/dev/null && "$p" -c 'import numpy' 2>/dev/null; then
