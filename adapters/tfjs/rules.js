@@ -15,6 +15,8 @@ const RULES = {
     why: 'TensorFlow ignores the stride of a new-axis or ellipsis step, so a 0 there is accepted; the contract rejects a stride of 0 at any step' },
   'tfjs-list-lengths': { kind: 'limit', short: 'tfjs pads begin/end/stride of unequal lengths',
     why: 'tf.stridedSlice accepts begin, end and strides of different lengths (missing entries are taken as full range / 1), where TensorFlow\'s kernel and the contract require equal lengths' },
+  'tf-reverse-begin-clamp': { kind: 'contract', short: 'TF clamps a reverse begin below -n to before the first element',
+    why: 'With a negative stride the contract (OpenVINO StridedSlice-1) clamps begin to [0, n-1], so a begin below -n reads the first element; TensorFlow clamps it to -1 and the slice is empty (shape [0], which the worker reports as outside the tensor limits)' },
   'bug-tfjs-shrink-stride': { kind: 'bug', short: 'tfjs shrink step with stride != 1: wrong element or malformed tensor',
     why: 'tfjs-core 4.22 bug: a shrink-axis step with a stride other than 1, which TensorFlow refuses, is not always refused by tfjs: it returns the wrong element, or a tensor whose data does not fill its shape (shape [1, 2] holding 1 value) (docs/conformance/tfjs.md, tfjs-shrink-stride)' },
   'bug-tfjs-shrink-reverse': { kind: 'bug', short: 'tfjs shrink + reverse step: wrong values or out-of-range error',
@@ -52,6 +54,7 @@ function classify(r) {
   if (r.op === 'ov_strided_slice' && /tfjs returned a tensor of shape .* holding/.test(msg)) return pick('bug-tfjs-shrink-stride');
   if (r.op === 'ov_strided_slice' && /number of provided coordinates .* must match the rank/.test(msg) && shrinkWithStride(r.attrs)) return pick('tf-shrink-stride-1');
   if (r.op === 'ov_strided_slice' && r.expect === 'ok' && /Requested out of range element/.test(msg)) return pick('bug-tfjs-shrink-reverse');
+  if (r.op === 'ov_strided_slice' && r.expect === 'ok' && r.outcome === 'logic_error' && /outside the contract's tensor limits/.test(msg) && /-/.test(String((r.attrs || {}).stride || ''))) return pick('tf-reverse-begin-clamp');
   if (r.op === 'ov_strided_slice' && r.expect === 'ok' && r.outcome === 'ok' && /value/.test(r.detail || '')) {
     if (shrinkWithStride(r.attrs)) return pick('bug-tfjs-shrink-stride');
     if (shrinkThenReverse(r.attrs)) return pick('bug-tfjs-shrink-reverse');
