@@ -109,89 +109,85 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
   return r;
 }
 
-CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
-  check(!jobs.empty(), "no job results to merge");
-  CampaignResult m;
-  m.seed = jobs[0].seed;
-  m.shard_index = jobs[0].shard_index;
-  m.shard_count = jobs[0].shard_count;
-  m.backends = jobs[0].backends;
-  std::map<std::string, std::vector<const CampaignFinding*>> by_key;
-  std::set<std::string> stale(jobs[0].stale_expectations.begin(), jobs[0].stale_expectations.end());
-  std::set<std::string> unexpected;
-  for (const CampaignResult& r : jobs) {
-    m.seconds = std::max(m.seconds, r.seconds);
-    m.calls += r.calls;
-    m.generator_failures += r.generator_failures;
-    m.mismatches += r.mismatches;
-    m.expected_failures += r.expected_failures;
-    m.repros_written += r.repros_written;
-    m.shrink_seconds += r.shrink_seconds;
-    m.repro_bytes += r.repro_bytes;
-    m.skip_reasons.insert(r.skip_reasons.begin(), r.skip_reasons.end());
-    m.precision_not_compared.insert(r.precision_not_compared.begin(),
-                                    r.precision_not_compared.end());
-    for (const auto& [op, row] : r.table) {
-      for (const auto& [backend, cell] : row) add_cell(m.table[op][backend], cell);
-    }
-    for (const auto& [op, s] : r.op_seconds) m.op_seconds[op] += s;
-    for (const auto& [phase, s] : r.phase_seconds) m.phase_seconds[phase] += s;
-    m.minor_faults += r.minor_faults;
-    m.major_faults += r.major_faults;
-    m.cpu_seconds += r.cpu_seconds;
-    // Explained and unexplained calls of one signature stay apart (CampaignRun::finding_slot).
-    for (const CampaignFinding& f : r.findings) by_key[f.key + (f.expected_by.empty() ? "" : "\nexpected")].push_back(&f);
-    unexpected.insert(r.unexpected_passes.begin(), r.unexpected_passes.end());
-    std::set<std::string> mine(r.stale_expectations.begin(), r.stale_expectations.end());
-    std::set<std::string> both;
-    std::set_intersection(stale.begin(), stale.end(), mine.begin(), mine.end(),
-                          std::inserter(both, both.begin()));
-    stale = both;  // stale only when no job matched the entry
-    for (const auto& [backend, why] : r.nothing_compared) m.nothing_compared[backend] = why;
-    for (const auto& [backend, ops] : r.declared_not_compared) {
-      m.declared_not_compared[backend].insert(ops.begin(), ops.end());
+namespace {
+
+// Adds job `r`'s counts, table, timings and reports to `m`; its findings go to `by_key` and
+// its stale entries narrow `stale` (stale only when no job matched the entry).
+void add_job(CampaignResult& m, const CampaignResult& r,
+             std::map<std::string, std::vector<const CampaignFinding*>>& by_key,
+             std::set<std::string>& stale, std::set<std::string>& unexpected) {
+  m.seconds = std::max(m.seconds, r.seconds);
+  m.calls += r.calls;
+  m.generator_failures += r.generator_failures;
+  m.mismatches += r.mismatches;
+  m.expected_failures += r.expected_failures;
+  m.repros_written += r.repros_written;
+  m.shrink_seconds += r.shrink_seconds;
+  m.repro_bytes += r.repro_bytes;
+  m.skip_reasons.insert(r.skip_reasons.begin(), r.skip_reasons.end());
+  m.precision_not_compared.insert(r.precision_not_compared.begin(),
+                                  r.precision_not_compared.end());
+  for (const auto& [op, row] : r.table) {
+    for (const auto& [backend, cell] : row) add_cell(m.table[op][backend], cell);
+  }
+  for (const auto& [op, s] : r.op_seconds) m.op_seconds[op] += s;
+  for (const auto& [phase, s] : r.phase_seconds) m.phase_seconds[phase] += s;
+  m.minor_faults += r.minor_faults;
+  m.major_faults += r.major_faults;
+  m.cpu_seconds += r.cpu_seconds;
+  // Explained and unexplained calls of one signature stay apart (CampaignRun::finding_slot).
+  for (const CampaignFinding& f : r.findings) {
+    by_key[f.key + (f.expected_by.empty() ? "" : "\nexpected")].push_back(&f);
+  }
+  unexpected.insert(r.unexpected_passes.begin(), r.unexpected_passes.end());
+  std::set<std::string> mine(r.stale_expectations.begin(), r.stale_expectations.end());
+  std::set<std::string> both;
+  std::set_intersection(stale.begin(), stale.end(), mine.begin(), mine.end(),
+                        std::inserter(both, both.begin()));
+  stale = both;
+  for (const auto& [backend, why] : r.nothing_compared) m.nothing_compared[backend] = why;
+  for (const auto& [backend, ops] : r.declared_not_compared) {
+    m.declared_not_compared[backend].insert(ops.begin(), ops.end());
+  }
+}
+
+// One finding of a signature's group: the earliest call with a repro (else the earliest call),
+// with every job's calls; the other jobs' repros of it are removed, so the per-signature bound
+// holds for the whole campaign.
+CampaignFinding merge_finding(CampaignResult& m, const std::vector<const CampaignFinding*>& group) {
+  const CampaignFinding* kept = nullptr;
+  for (const CampaignFinding* f : group) {
+    const bool better =
+        kept == nullptr || (!f->repro_dir.empty() && kept->repro_dir.empty()) ||
+        (f->repro_dir.empty() == kept->repro_dir.empty() && f->first_index < kept->first_index);
+    if (better) kept = f;
+  }
+  CampaignFinding merged = *kept;
+  merged.calls = 0;
+  for (const CampaignFinding* f : group) {
+    merged.calls += f->calls;
+    merged.first_index = std::min(merged.first_index, f->first_index);
+    if (f == kept) continue;
+    for (const std::string& dir : f->repro_dirs) {
+      m.repro_bytes -= directory_bytes(dir);
+      --m.repros_written;
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
     }
   }
-  // One finding per signature: the earliest call with a repro (else the earliest call); the other
-  // jobs' repros of it are removed, so the per-signature bound holds for the whole campaign.
-  for (const auto& [key, group] : by_key) {
-    const CampaignFinding* kept = nullptr;
-    for (const CampaignFinding* f : group) {
-      const bool better =
-          kept == nullptr || (!f->repro_dir.empty() && kept->repro_dir.empty()) ||
-          (f->repro_dir.empty() == kept->repro_dir.empty() && f->first_index < kept->first_index);
-      if (better) kept = f;
-    }
-    CampaignFinding merged = *kept;
-    merged.calls = 0;
-    for (const CampaignFinding* f : group) {
-      merged.calls += f->calls;
-      merged.first_index = std::min(merged.first_index, f->first_index);
-      if (f == kept) continue;
-      for (const std::string& dir : f->repro_dirs) {
-        m.repro_bytes -= directory_bytes(dir);
-        --m.repros_written;
-        std::error_code ignored;
-        std::filesystem::remove_all(dir, ignored);
-      }
-    }
-    m.findings.push_back(std::move(merged));
-  }
-  std::sort(m.findings.begin(), m.findings.end(),
-            [](const CampaignFinding& a, const CampaignFinding& b) {
-              return a.first_index < b.first_index;
-            });
-  m.unexpected_passes.assign(unexpected.begin(), unexpected.end());
-  m.stale_expectations.assign(stale.begin(), stale.end());
+  return merged;
+}
+
+// What one job reported as not compared, another job may have compared.
+void drop_compared_elsewhere(CampaignResult& m) {
   for (auto it = m.nothing_compared.begin(); it != m.nothing_compared.end();) {
-    int64_t cases = 0;  // another job may have compared what this one did not
+    int64_t cases = 0;
     for (const auto& [op, row] : m.table) {
       const auto cell = row.find(it->first);
       if (cell != row.end()) cases += cell->second.cases;
     }
     it = cases > 0 ? m.nothing_compared.erase(it) : std::next(it);
   }
-  // An operator one job skipped may have been compared by another.
   for (auto& entry : m.declared_not_compared) {
     const std::string& backend = entry.first;  // a named reference: clang 14 lambdas cannot
                                                // capture structured bindings
@@ -203,6 +199,29 @@ CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
     });
   }
   std::erase_if(m.declared_not_compared, [](const auto& entry) { return entry.second.empty(); });
+}
+
+}  // namespace
+
+CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
+  check(!jobs.empty(), "no job results to merge");
+  CampaignResult m;
+  m.seed = jobs[0].seed;
+  m.shard_index = jobs[0].shard_index;
+  m.shard_count = jobs[0].shard_count;
+  m.backends = jobs[0].backends;
+  std::map<std::string, std::vector<const CampaignFinding*>> by_key;
+  std::set<std::string> stale(jobs[0].stale_expectations.begin(), jobs[0].stale_expectations.end());
+  std::set<std::string> unexpected;
+  for (const CampaignResult& r : jobs) add_job(m, r, by_key, stale, unexpected);
+  for (const auto& [key, group] : by_key) m.findings.push_back(merge_finding(m, group));
+  std::sort(m.findings.begin(), m.findings.end(),
+            [](const CampaignFinding& a, const CampaignFinding& b) {
+              return a.first_index < b.first_index;
+            });
+  m.unexpected_passes.assign(unexpected.begin(), unexpected.end());
+  m.stale_expectations.assign(stale.begin(), stale.end());
+  drop_compared_elsewhere(m);
   return m;
 }
 

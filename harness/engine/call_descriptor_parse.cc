@@ -60,6 +60,44 @@ std::vector<std::string> split(const std::string& text, char sep) {
   }
 }
 
+// Fills `t` from a value list [v,v,v*count,...], each value in [lo, hi], exactly t.size() of
+// them.
+void fill_listed_values(Tensor& t, const std::string& values, const std::string& what,
+                        int32_t lo, int32_t hi) {
+  const auto put = [&t](int64_t i, int32_t v) {
+    if (t.dtype() == DType::kInt8) {
+      t.i8()[i] = static_cast<int8_t>(v);
+    } else {
+      t.i32()[i] = v;
+    }
+  };
+  if (values.size() < 2 || values.front() != '[' || values.back() != ']') {
+    malformed(what, ": expected the values as [v,v,v*count,...] or rand(SEED,LO,HI), got '",
+              values.substr(0, 80), values.size() > 80 ? "...'" : "'");
+  }
+  int64_t filled = 0;
+  const std::string body = values.substr(1, values.size() - 2);
+  if (!body.empty()) {
+    for (const std::string& item : split(body, ',')) {
+      const size_t star = item.find('*');
+      const int32_t v =
+          static_cast<int32_t>(parse_int(item.substr(0, star), lo, hi, what + " value"));
+      const int64_t count =
+          star == std::string::npos
+              ? 1
+              : parse_int(item.substr(star + 1), 1, std::numeric_limits<int64_t>::max() / 2,
+                          what + " run length");
+      if (count > t.size() - filled) {
+        malformed(what, ": more values than the shape's ", t.size(), " elements");
+      }
+      for (int64_t k = 0; k < count; ++k) put(filled++, v);
+    }
+  }
+  if (filled != t.size()) {
+    malformed(what, ": ", filled, " values for the shape's ", t.size(), " elements");
+  }
+}
+
 Tensor parse_tensor(const std::string& text, const std::string& what) {
   // dtype:shape:pPRECISION:values (values hold no ':').
   const std::vector<std::string> parts = split(text, ':');
@@ -100,14 +138,6 @@ Tensor parse_tensor(const std::string& text, const std::string& what) {
   }
   const int32_t lo_limit = dtype == DType::kInt8 ? -128 : std::numeric_limits<int32_t>::min();
   const int32_t hi_limit = dtype == DType::kInt8 ? 127 : std::numeric_limits<int32_t>::max();
-  const auto put = [&t](int64_t i, int32_t v) {
-    if (t.dtype() == DType::kInt8) {
-      t.i8()[i] = static_cast<int8_t>(v);
-    } else {
-      t.i32()[i] = v;
-    }
-  };
-  const std::string value_what = what + " value";
   if (values.rfind("rand(", 0) == 0) {
     if (values.back() != ')') malformed(what, ": expected rand(SEED,LO,HI), got '", values, "'");
     const std::vector<std::string> args = split(values.substr(5, values.size() - 6), ',');
@@ -119,31 +149,7 @@ Tensor parse_tensor(const std::string& text, const std::string& what) {
     if (gen.lo > gen.hi) malformed(what, ": rand LO ", gen.lo, " is above HI ", gen.hi);
     return generated_tensor(dtype, shape, precision, gen);
   }
-  if (values.size() < 2 || values.front() != '[' || values.back() != ']') {
-    malformed(what, ": expected the values as [v,v,v*count,...] or rand(SEED,LO,HI), got '",
-              values.substr(0, 80), values.size() > 80 ? "...'" : "'");
-  }
-  int64_t filled = 0;
-  const std::string body = values.substr(1, values.size() - 2);
-  if (!body.empty()) {
-    for (const std::string& item : split(body, ',')) {
-      const size_t star = item.find('*');
-      const int32_t v = static_cast<int32_t>(
-          parse_int(item.substr(0, star), lo_limit, hi_limit, value_what));
-      const int64_t count =
-          star == std::string::npos
-              ? 1
-              : parse_int(item.substr(star + 1), 1, std::numeric_limits<int64_t>::max() / 2,
-                          what + " run length");
-      if (count > t.size() - filled) {
-        malformed(what, ": more values than the shape's ", t.size(), " elements");
-      }
-      for (int64_t k = 0; k < count; ++k) put(filled++, v);
-    }
-  }
-  if (filled != t.size()) {
-    malformed(what, ": ", filled, " values for the shape's ", t.size(), " elements");
-  }
+  fill_listed_values(t, values, what, lo_limit, hi_limit);
   return t;
 }
 

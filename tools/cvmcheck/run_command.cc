@@ -56,6 +56,59 @@ void write_outputs(const std::string& dir, const Outcome& outcome) {
   }
 }
 
+// `cvmcheck run DIR`: the case on one backend, judged against its expectation.
+int run_case_dir(const std::string& dir, const std::string& name, const std::string& out) {
+  const CaseResult result = judge_case(registry(), dir, name);
+  nlohmann::json report = outcome_json(result.outcome);
+  if (result.matches) {
+    report["matches"] = *result.matches;
+    if (result.difference) {
+      report["difference"] = result.difference->what;
+      report["signature"] = case_signature(dir, name, result);
+    }
+  }
+  write_outputs(out, result.outcome);
+  std::cout << report.dump() << "\n";
+  return result.matches.value_or(true) ? kExitOk : kExitMismatch;
+}
+
+// `cvmcheck run --call DESCRIPTOR`: the call on its backend and on the reference.
+int run_descriptor(const CallDescriptor& descriptor, const std::string& name,
+                   const std::string& out) {
+  // The recorded thread count, so that the optimized kernels take the same path.
+  if (descriptor.threads > 0) opt::set_threads(descriptor.threads);
+  const Call& call = descriptor.call;
+  const DiffResult diff = diff_call(registry(), call, {name});
+  const BackendRun* run = diff.runs.empty() ? nullptr : &diff.runs.front();
+  const Outcome& outcome = run != nullptr && !run->skipped ? run->outcome : diff.reference;
+  nlohmann::json report = outcome_json(outcome);
+  report["backend"] = name;
+  if (descriptor.threads > 0) report["threads"] = descriptor.threads;
+  report["reference"] = outcome_json(diff.reference);
+  report["reference"].erase("outputs");
+  if (run != nullptr && run->skipped) {
+    // Nothing compared (unavailable, or the operator is not implemented): never a pass.
+    report.erase("outcome");
+    report.erase("message");
+    report.erase("outputs");
+    report["skipped"] = run->skip_reason;
+    std::cout << report.dump() << "\n";
+    return kExitMismatch;
+  }
+  report["matches"] = diff.passed();
+  if (diff.expectation_failure) report["expectation_failure"] = *diff.expectation_failure;
+  if (run != nullptr && run->difference) report["difference"] = run->difference->what;
+  if (!diff.passed()) {
+    CallVerdict verdict;
+    verdict.diff = diff;
+    report["signature"] = finding_signature(canonical_op(call.op), verdict, call.rule);
+  }
+  write_outputs(out, outcome);
+  std::cout << report.dump() << "\n";
+  if (!diff.passed()) std::cerr << diff.report(call);
+  return diff.passed() ? kExitOk : kExitMismatch;
+}
+
 }  // namespace
 
 Action add_run_command(CLI::App& app) {
@@ -103,53 +156,8 @@ Action add_run_command(CLI::App& app) {
       std::cerr << "cvmcheck: unknown backend '" << name << "'\n";
       return kExitUsage;
     }
-    if (options->call.empty()) {
-      const CaseResult result = judge_case(registry(), options->dir, name);
-      nlohmann::json report = outcome_json(result.outcome);
-      if (result.matches) {
-        report["matches"] = *result.matches;
-        if (result.difference) {
-          report["difference"] = result.difference->what;
-          report["signature"] = case_signature(options->dir, name, result);
-        }
-      }
-      write_outputs(options->out, result.outcome);
-      std::cout << report.dump() << "\n";
-      return result.matches.value_or(true) ? kExitOk : kExitMismatch;
-    }
-
-    // The recorded thread count, so that the optimized kernels take the same path.
-    if (descriptor.threads > 0) opt::set_threads(descriptor.threads);
-    const Call& call = descriptor.call;
-    const DiffResult diff = diff_call(registry(), call, {name});
-    const BackendRun* run = diff.runs.empty() ? nullptr : &diff.runs.front();
-    const Outcome& outcome = run != nullptr && !run->skipped ? run->outcome : diff.reference;
-    nlohmann::json report = outcome_json(outcome);
-    report["backend"] = name;
-    if (descriptor.threads > 0) report["threads"] = descriptor.threads;
-    report["reference"] = outcome_json(diff.reference);
-    report["reference"].erase("outputs");
-    if (run != nullptr && run->skipped) {
-      // Nothing compared (unavailable, or the operator is not implemented): never a pass.
-      report.erase("outcome");
-      report.erase("message");
-      report.erase("outputs");
-      report["skipped"] = run->skip_reason;
-      std::cout << report.dump() << "\n";
-      return kExitMismatch;
-    }
-    report["matches"] = diff.passed();
-    if (diff.expectation_failure) report["expectation_failure"] = *diff.expectation_failure;
-    if (run != nullptr && run->difference) report["difference"] = run->difference->what;
-    if (!diff.passed()) {
-      CallVerdict verdict;
-      verdict.diff = diff;
-      report["signature"] = finding_signature(canonical_op(call.op), verdict, call.rule);
-    }
-    write_outputs(options->out, outcome);
-    std::cout << report.dump() << "\n";
-    if (!diff.passed()) std::cerr << diff.report(call);
-    return diff.passed() ? kExitOk : kExitMismatch;
+    return options->call.empty() ? run_case_dir(options->dir, name, options->out)
+                                 : run_descriptor(descriptor, name, options->out);
   };
 }
 
