@@ -53,6 +53,63 @@ OvSliceAxis slice_axis(int64_t begin, int64_t end, int64_t stride, const Step& s
   return axis;
 }
 
+// The five mask lists (kMaskNames' order), each entry 0 or 1.
+std::array<const Tuple*, 5> read_masks(const OpContext& ctx) {
+  std::array<const Tuple*, 5> masks{};
+  for (size_t k = 0; k < masks.size(); ++k) {
+    masks[k] = &ctx.attrs.tuple(kMaskNames[k]);
+    for (size_t i = 0; i < masks[k]->size(); ++i) {
+      const int64_t v = (*masks[k])[i];
+      if (v != 0 && v != 1) {
+        fail_rule("mask_value_not_0_or_1", kMaskNames[k], " entry ", i, " is ", v, ", not 0 or 1");
+      }
+    }
+  }
+  return masks;
+}
+
+struct StepKinds {
+  std::vector<Step> steps;
+  size_t consuming = 0;  // steps that consume an input axis (slice, shrink)
+  bool has_ellipsis = false;
+};
+
+// Each step's kind and masks, with the rules on how masks combine.
+StepKinds step_kinds(size_t steps, const std::array<const Tuple*, 5>& masks) {
+  const Tuple &begin_mask = *masks[0], &end_mask = *masks[1], &new_axis_mask = *masks[2],
+              &shrink_mask = *masks[3], &ellipsis_mask = *masks[4];
+  StepKinds out;
+  out.steps.resize(steps);
+  for (size_t i = 0; i < steps; ++i) {
+    Step& step = out.steps[i];
+    const bool is_new = mask_bit(new_axis_mask, i), is_shrink = mask_bit(shrink_mask, i),
+               is_ellipsis = mask_bit(ellipsis_mask, i);
+    if (int{is_new} + int{is_shrink} + int{is_ellipsis} > 1) {
+      fail_rule("two_masks_at_one_step", "step ", i,
+                " sets more than one of new_axis, shrink_axis and ellipsis masks");
+    }
+    step.begin_masked = mask_bit(begin_mask, i);
+    step.end_masked = mask_bit(end_mask, i);
+    if (is_shrink && (step.begin_masked || step.end_masked)) {
+      fail_rule("two_masks_at_one_step", "step ", i,
+                " is a shrink step with begin_mask or end_mask set");
+    }
+    if (is_ellipsis) {
+      if (out.has_ellipsis) {
+        fail_rule("more_than_one_ellipsis", "ellipsis_mask sets more than one step");
+      }
+      out.has_ellipsis = true;
+      step.kind = StepKind::kEllipsis;
+    } else if (is_new) {
+      step.kind = StepKind::kNewAxis;
+    } else {
+      step.kind = is_shrink ? StepKind::kShrink : StepKind::kSlice;
+      ++out.consuming;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 OvSlicePlan infer_ov_strided_slice(const OpContext& ctx) {
@@ -75,49 +132,10 @@ OvSlicePlan infer_ov_strided_slice(const OpContext& ctx) {
   for (size_t i = 0; i < stride.size(); ++i) {
     if (stride[i] == 0) fail_rule("stride_zero", "stride entry ", i, " is 0");
   }
-  std::array<const Tuple*, 5> masks{};
-  for (size_t k = 0; k < masks.size(); ++k) {
-    masks[k] = &ctx.attrs.tuple(kMaskNames[k]);
-    for (size_t i = 0; i < masks[k]->size(); ++i) {
-      const int64_t v = (*masks[k])[i];
-      if (v != 0 && v != 1) {
-        fail_rule("mask_value_not_0_or_1", kMaskNames[k], " entry ", i, " is ", v, ", not 0 or 1");
-      }
-    }
-  }
-  const Tuple &begin_mask = *masks[0], &end_mask = *masks[1], &new_axis_mask = *masks[2],
-              &shrink_mask = *masks[3], &ellipsis_mask = *masks[4];
-
-  std::vector<Step> plan_steps(steps);
-  size_t consuming = 0;
-  bool has_ellipsis = false;
-  for (size_t i = 0; i < steps; ++i) {
-    Step& step = plan_steps[i];
-    const bool is_new = mask_bit(new_axis_mask, i), is_shrink = mask_bit(shrink_mask, i),
-               is_ellipsis = mask_bit(ellipsis_mask, i);
-    if (int{is_new} + int{is_shrink} + int{is_ellipsis} > 1) {
-      fail_rule("two_masks_at_one_step", "step ", i,
-                " sets more than one of new_axis, shrink_axis and ellipsis masks");
-    }
-    step.begin_masked = mask_bit(begin_mask, i);
-    step.end_masked = mask_bit(end_mask, i);
-    if (is_shrink && (step.begin_masked || step.end_masked)) {
-      fail_rule("two_masks_at_one_step", "step ", i,
-                " is a shrink step with begin_mask or end_mask set");
-    }
-    if (is_ellipsis) {
-      if (has_ellipsis) {
-        fail_rule("more_than_one_ellipsis", "ellipsis_mask sets more than one step");
-      }
-      has_ellipsis = true;
-      step.kind = StepKind::kEllipsis;
-    } else if (is_new) {
-      step.kind = StepKind::kNewAxis;
-    } else {
-      step.kind = is_shrink ? StepKind::kShrink : StepKind::kSlice;
-      ++consuming;
-    }
-  }
+  const StepKinds kinds = step_kinds(steps, read_masks(ctx));
+  const std::vector<Step>& plan_steps = kinds.steps;
+  const size_t consuming = kinds.consuming;
+  const bool has_ellipsis = kinds.has_ellipsis;
   const auto rank = static_cast<size_t>(x.ndim());
   if (consuming > rank) {
     fail_rule("more_steps_than_input_axes", consuming,
