@@ -88,7 +88,7 @@ std::array<fused::Seen, 2> run_plan(const Plan& plan, const A* a, const B* b, in
 }
 
 template <typename F>
-std::vector<Tensor> broadcast(const OpContext& ctx, F f) {
+std::vector<Tensor> broadcast_with(const OpContext& ctx, F f) {
   infer::validate_input_storage(ctx);
   const infer::BroadcastInference inf = infer::infer_broadcast(ctx, ctx.op.name);
   Tensor y = infer::allocate(inf.output);
@@ -120,19 +120,19 @@ int32_t greater(int32_t a, int32_t b) { return a > b ? 1 : 0; }
 
 // A function object per operator (not a pointer), so its loops are instantiated with it inlined.
 template <int32_t (*kOp)(int32_t, int32_t)>
-std::vector<Tensor> broadcast_kernel(const OpContext& ctx) {
-  return broadcast(ctx, [](int32_t a, int32_t b) { return kOp(a, b); });
+std::vector<Tensor> broadcast(const OpContext& ctx) {
+  return broadcast_with(ctx, [](int32_t a, int32_t b) { return kOp(a, b); });
 }
 
 }  // namespace
 
 void add_broadcast(Backend& backend) {
-  backend.add("broadcast_add", broadcast_kernel<add>);
-  backend.add("broadcast_sub", broadcast_kernel<sub>);
-  backend.add("broadcast_mul", broadcast_kernel<mul>);
-  backend.add("broadcast_div", broadcast_kernel<divide>);
-  backend.add("broadcast_max", broadcast_kernel<maximum>);
-  backend.add("broadcast_greater", broadcast_kernel<greater>);
+  backend.add("broadcast_add", broadcast<add>);
+  backend.add("broadcast_sub", broadcast<sub>);
+  backend.add("broadcast_mul", broadcast<mul>);
+  backend.add("broadcast_div", broadcast<divide>);
+  backend.add("broadcast_max", broadcast<maximum>);
+  backend.add("broadcast_greater", broadcast<greater>);
 }
 
 }  // namespace cvm::opt

@@ -33,18 +33,18 @@ int32_t magnitude_bits(int32_t v) {
 
 int32_t alpha32(int p) { return static_cast<int32_t>(alpha(p)); }
 
-std::vector<Tensor> abs_kernel(const OpContext& ctx) {
+std::vector<Tensor> abs(const OpContext& ctx) {
   infer::validate_input_storage(ctx);
   return unary(ctx, ctx.inputs[0].precision(), [](int32_t v) { return magnitude_bits(v); });
 }
 
-std::vector<Tensor> negative_kernel(const OpContext& ctx) {
+std::vector<Tensor> negative(const OpContext& ctx) {
   infer::validate_input_storage(ctx);
   return unary(ctx, ctx.inputs[0].precision(),
                [](int32_t v) { return static_cast<int32_t>(0u - static_cast<uint32_t>(v)); });
 }
 
-std::vector<Tensor> cvm_precision_kernel(const OpContext& ctx) {
+std::vector<Tensor> cvm_precision(const OpContext& ctx) {
   infer::validate_input_storage(ctx);
   // bitlen(|v|), with 0 -> 1: or-ing in bit 0 gives 0 and 1 the same bit length, 1.
   return unary(ctx, 6, [](int32_t v) {
@@ -53,7 +53,7 @@ std::vector<Tensor> cvm_precision_kernel(const OpContext& ctx) {
   });
 }
 
-std::vector<Tensor> clip_kernel(const OpContext& ctx) {
+std::vector<Tensor> clip(const OpContext& ctx) {
   infer::validate_input_storage(ctx);
   const infer::ClipBounds c = infer::infer_clip(ctx);
   // Bounds are within +-(2^31 - 1) (infer_clip).
@@ -61,14 +61,14 @@ std::vector<Tensor> clip_kernel(const OpContext& ctx) {
   return unary(ctx, c.precision, [lo, hi](int32_t v) { return std::clamp(v, lo, hi); });
 }
 
-std::vector<Tensor> cvm_clip_kernel(const OpContext& ctx) {
+std::vector<Tensor> cvm_clip(const OpContext& ctx) {
   infer::validate_input_storage(ctx);
   const int p = infer::precision_attr(ctx);
   const int32_t a = alpha32(p);
   return unary(ctx, p, [a](int32_t v) { return std::clamp(v, -a, a); });
 }
 
-std::vector<Tensor> cvm_right_shift_kernel(const OpContext& ctx) {
+std::vector<Tensor> cvm_right_shift(const OpContext& ctx) {
   infer::validate_input_storage(ctx);
   const int p = infer::precision_attr(ctx);
   const int s = infer::shift_attr(ctx, false);
@@ -81,7 +81,7 @@ std::vector<Tensor> cvm_right_shift_kernel(const OpContext& ctx) {
   });
 }
 
-std::vector<Tensor> cvm_left_shift_kernel(const OpContext& ctx) {
+std::vector<Tensor> cvm_left_shift(const OpContext& ctx) {
   infer::validate_input_storage(ctx);
   const int p = infer::precision_attr(ctx);
   const int s = infer::shift_attr(ctx, true);  // p0 + s <= 32 with p0 >= 1: s <= 31
@@ -106,7 +106,7 @@ void zip_any(const Tensor& a, const Tensor& b, Tensor& y, F f, std::array<fused:
 }
 
 template <bool kSubtract>
-std::vector<Tensor> elemwise_kernel(const OpContext& ctx) {
+std::vector<Tensor> elemwise(const OpContext& ctx) {
   infer::validate_input_storage(ctx);
   Tensor y = infer::allocate(infer::infer_elemwise_binary(ctx));
   // The output precision max(p0, p1) + 1 <= 32 bounds valid operands by 2^30 - 1: the sum is
@@ -123,15 +123,15 @@ std::vector<Tensor> elemwise_kernel(const OpContext& ctx) {
 }  // namespace
 
 void add_elementwise(Backend& backend) {
-  backend.add("abs", abs_kernel);
-  backend.add("negative", negative_kernel);
-  backend.add("cvm_precision", cvm_precision_kernel);
-  backend.add("clip", clip_kernel);
-  backend.add("cvm_clip", cvm_clip_kernel);
-  backend.add("cvm_right_shift", cvm_right_shift_kernel);
-  backend.add("cvm_left_shift", cvm_left_shift_kernel);
-  backend.add("elemwise_add", elemwise_kernel<false>);
-  backend.add("elemwise_sub", elemwise_kernel<true>);
+  backend.add("abs", abs);
+  backend.add("negative", negative);
+  backend.add("cvm_precision", cvm_precision);
+  backend.add("clip", clip);
+  backend.add("cvm_clip", cvm_clip);
+  backend.add("cvm_right_shift", cvm_right_shift);
+  backend.add("cvm_left_shift", cvm_left_shift);
+  backend.add("elemwise_add", elemwise<false>);
+  backend.add("elemwise_sub", elemwise<true>);
 }
 
 }  // namespace cvm::opt

@@ -105,14 +105,14 @@ class Mapping(unittest.TestCase):
         self.assertEqual(len(impact.docs), 3)
 
     def test_a_line_in_a_kernel_function_maps_to_that_function(self):
-        text = {"optimized/elementwise.cc": ["void abs_kernel(int x) {", "  return;", "}"]}
+        text = {"optimized/elementwise.cc": ["void abs(int x) {", "  return;", "}"]}
         impact = _map([_change("optimized/elementwise.cc", [2])], text)
         self.assertEqual(impact.ops, {"abs"})
         self.assertEqual(impact.backends, {"optimized"})
         self.assertEqual(impact.where["abs"], [("optimized/elementwise.cc", 2)])
 
     def test_a_line_at_file_scope_maps_to_every_operator_of_the_file(self):
-        text = {"optimized/elementwise.cc": ["constexpr int kChunk = 64;", "void abs_kernel() {"]}
+        text = {"optimized/elementwise.cc": ["constexpr int kChunk = 64;", "void abs() {"]}
         impact = _map([_change("optimized/elementwise.cc", [1])], text)
         self.assertEqual(impact.ops, set(FAMILIES["elementwise"]))
 

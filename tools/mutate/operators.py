@@ -53,14 +53,14 @@ _UNARY = ["abs", "negative", "cvm_precision", "clip", "cvm_clip", "cvm_right_shi
 # file (basename without extension) -> {function name: operators}, and "*" for the default.
 TABLE = {
     "elementwise": {
-        "abs_kernel": ["abs"], "negative_kernel": ["negative"],
-        "cvm_precision_kernel": ["cvm_precision"], "clip_kernel": ["clip"],
-        "cvm_clip_kernel": ["cvm_clip"], "cvm_right_shift_kernel": ["cvm_right_shift"],
-        "cvm_left_shift_kernel": ["cvm_left_shift"],
+        "abs": ["abs"], "negative": ["negative"],
+        "cvm_precision": ["cvm_precision"], "clip": ["clip"],
+        "cvm_clip": ["cvm_clip"], "cvm_right_shift": ["cvm_right_shift"],
+        "cvm_left_shift": ["cvm_left_shift"],
         "clamp_alpha": ["cvm_clip", "cvm_right_shift", "cvm_left_shift"],
         "map_unary": _UNARY, "unary": _UNARY,
         "zip": ["elemwise_add", "elemwise_sub"], "zip_any": ["elemwise_add", "elemwise_sub"],
-        "elemwise_kernel": ["elemwise_add", "elemwise_sub"],
+        "elemwise": ["elemwise_add", "elemwise_sub"],
         "*": FAMILIES["elementwise"],
     },
     "broadcast": {"divide": ["broadcast_div"], "*": FAMILIES["broadcast"]},
