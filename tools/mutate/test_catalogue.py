@@ -14,6 +14,8 @@ import catalogue  # noqa: E402
 import modes  # noqa: E402
 import more_rules  # noqa: E402
 import operators  # noqa: E402
+import random_mutants  # noqa: E402
+import random_report  # noqa: E402
 import sets  # noqa: E402
 import variants_gain  # noqa: E402
 
@@ -162,6 +164,35 @@ class MoreRules(unittest.TestCase):
                                         kinds=catalogue.ALL_KINDS, anywhere=True)
             self.assertTrue({"relop", "logic_swap", "swap_branch", "const_pm1"}
                             <= {m.kind for m in every})
+
+
+class RandomDraw(unittest.TestCase):
+    @staticmethod
+    def mutants(counts):
+        return [catalogue.Mutant("optimized/x.cc", i + 1, kind, 0, "a", "b")
+                for kind, n in counts.items() for i in range(n)]
+
+    def test_rule_first_then_site_deterministic_and_without_repeats(self):
+        pool = self.mutants({"const_pm1": 1000, "logic_swap": 2, "relop": 50})
+        first = random_mutants.draw(list(pool), 40, seed=7)
+        self.assertEqual([m.id for m in first], [m.id for m in random_mutants.draw(list(pool), 40, 7)])
+        self.assertNotEqual([m.id for m in first], [m.id for m in random_mutants.draw(list(pool), 40, 8)])
+        self.assertEqual(len({m.id for m in first}), 40)
+        kinds = [m.kind for m in first]
+        self.assertEqual(kinds.count("logic_swap"), 2)  # drawn out, then no longer a choice
+        self.assertGreater(kinds.count("relop"), 10)  # a rare rule is not drowned
+
+    def test_the_pool_leaves_the_device_runner_out(self):
+        repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        files = random_mutants.pool_files(repo)
+        self.assertNotIn("cuda/device_runner.cu", files)
+        self.assertIn("cuda/host_runner.cc", files)
+        self.assertTrue(any(f.startswith("infer/") for f in files))
+
+    def test_scores_leave_out_equivalent_and_unbuilt_mutants(self):
+        results = [{"status": s} for s in ("killed-campaign", "killed-campaign", "killed-tests",
+                                           "survived", "build-failed", "equivalent")]
+        self.assertEqual(random_report.scores(results), (2, 3, 4))
 
 
 class Catalogue(unittest.TestCase):
