@@ -100,7 +100,9 @@ def draw(mutants, n, seed):
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--seed", type=int, required="--pool" not in (argv or sys.argv))
+    argv_seen = argv if argv is not None else sys.argv
+    p.add_argument("--seed", type=int,
+                   required="--pool" not in argv_seen and "--rescore" not in argv_seen)
     p.add_argument("-n", type=int, default=100, help="mutants to draw (default %(default)s)")
     p.add_argument("--seconds", type=float, default=20,
                    help="campaign time box per mutant (default %(default)s)")
@@ -109,6 +111,10 @@ def parse_args(argv):
     p.add_argument("--skip", type=int, default=0,
                    help="resume: leave out the first K drawn mutants (their verdicts stay in "
                    "the JSON report when it is there)")
+    p.add_argument("--rescore", action="store_true",
+                   help="no run: re-read OUT/random.json against equivalent.txt as it is now "
+                   "(a survivor since reviewed as equivalent becomes equivalent, its verdict "
+                   "kept as `was`) and rewrite random.json and random.md")
     p.add_argument("--unit-budget", type=float, default=modes.DEFAULT_BUDGETS["unit"])
     p.add_argument("--build-timeout", type=int, default=900)
     p.add_argument("--jobs", type=int, default=2, help="build jobs (default %(default)s)")
@@ -215,6 +221,8 @@ def _load_previous(path):
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.rescore:
+        return rescore(os.path.abspath(args.out))
     everything = pool(REPO)
     if args.pool:
         random_report.print_pool(everything)
@@ -273,6 +281,18 @@ def run(args, everything, chosen, equivalent):
     random_report.write(args.out, info, results)
     print(random_report.score_line(results))
     print(f"wrote {args.out}/random.json and {args.out}/random.md")
+    return 0
+
+
+def rescore(out):
+    with open(os.path.join(out, "random.json")) as f:
+        data = json.load(f)
+    equivalent = equivalents.load(os.path.join(REPO, "tools", "mutate", "equivalent.txt"))
+    for r in data["mutants"]:
+        if r["status"] != "equivalent" and r["id"] in equivalent:
+            r["was"], r["status"], r["reason"] = r["status"], "equivalent", equivalent[r["id"]]
+    random_report.write(out, data["run"], data["mutants"])
+    print(random_report.score_line(data["mutants"]))
     return 0
 
 

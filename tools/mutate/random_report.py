@@ -96,9 +96,17 @@ def markdown(info, results):
         lines.append(f"| {r.get('index', '')} | `{r['id']}` | {r['status']} | {camp} | "
                      f"`{_cell(r['change'])}` |")
     survivors = [r for r in results if r["status"] == "survived"]
-    lines += ["", "Survivors:" if survivors else "Survivors: none."]
+    lines += ["", "Survivors (real bugs neither the campaign nor the unit tests caught):"
+              if survivors else "Survivors: none."]
     for r in survivors:
         lines.append(f"- `{r['id']}` ({', '.join(r['ops'])}): `{_cell(r['change'], 160)}`")
+    equivalent = [r for r in results if r["status"] == "equivalent"]
+    if equivalent:
+        lines += ["", "Equivalent (tools/mutate/equivalent.txt; *reviewed after this run* when "
+                  "the run itself judged it):"]
+    for r in equivalent:
+        after = f" *reviewed after this run, which judged it {r['was']}*" if r.get("was") else ""
+        lines.append(f"- `{r['id']}`: {r.get('reason', '')}{after}")
     return "\n".join(lines) + "\n"
 
 
