@@ -16,8 +16,14 @@ import glob
 import os
 import re
 
+import more_rules
+
 KINDS = ("relop", "off_by_one", "swap_index", "drop_clamp", "narrow_int32", "rounding",
          "drop_bias", "error_class", "wrong_rule")
+# The random draw's rules (more_rules.py): statement deletion, constant +-1, the other branch,
+# a lane count or stride off by one, min/max and &&/|| swapped. Not in KINDS, so the nightly
+# catalogue of every mutant (ci/mutation-nightly.sh) keeps its size; ask for them by name.
+ALL_KINDS = KINDS + more_rules.EXTRA_KINDS
 
 # infer/ holds the validity rules of the production path (optimized and cuda-host run them):
 # only its rule ids are mutated (wrong_rule); its other code is not a kernel.
@@ -336,6 +342,7 @@ def _rules(names_in_file):
         "rounding": rule_rounding,
         "drop_bias": rule_drop_bias,
         "error_class": rule_error_class,
+        **more_rules.RULES,
     }
 
 
@@ -344,10 +351,12 @@ def _skippable(code):
     return not s or s.startswith(("#include", "#pragma", "//", "using ", "namespace", "static_assert"))
 
 
-def mutants_of_file(repo, path, attribute, rule_names=()):
+def mutants_of_file(repo, path, attribute, rule_names=(), kinds=KINDS, anywhere=False):
     """Every mutant of one file; `attribute(path, lines, index)` gives (function, ops);
     `rule_names`: the operators' bare rule names (`cvmcheck ops --json`'s rule_ids keys whose id
-    is not global), which wrong_rule swaps."""
+    is not global), which wrong_rule swaps; `kinds`: the rules to apply. By default infer/
+    gets wrong_rule only and the kernels every other kind; `anywhere` applies every kind to
+    every file (the random draw: infer/'s checks are production code like the kernels)."""
     with open(os.path.join(repo, path)) as f:
         text = f.read()
     lines = text.split("\n")
@@ -363,12 +372,13 @@ def mutants_of_file(repo, path, attribute, rule_names=()):
         code = code_lines[index]
         if _skippable(code):
             continue
-        for kind in KINDS:
-            if rule_file != (kind == "wrong_rule"):
+        for kind in kinds:
+            if not anywhere and rule_file != (kind == "wrong_rule"):
                 continue  # infer/: rule ids only; the kernels raise none
             seen = set()
             ordinal = 0
-            edits = rules[kind](code, line) if kind == "wrong_rule" else rules[kind](code)
+            takes_line = kind == "wrong_rule" or kind in more_rules.EXTRA_KINDS
+            edits = rules[kind](code, line) if takes_line else rules[kind](code)
             for start, end, repl in edits:
                 mutated = line[:start] + repl + line[end:]
                 if mutated == line or mutated in seen:
@@ -381,12 +391,12 @@ def mutants_of_file(repo, path, attribute, rule_names=()):
     return result
 
 
-def catalogue(repo, attribute, files=None, rule_names=()):
+def catalogue(repo, attribute, files=None, rule_names=(), kinds=KINDS, anywhere=False):
     """Every mutant of the given kernel files (default: all of them)."""
     files = files or kernel_files(repo)
     out = []
     for path in files:
-        out += mutants_of_file(repo, path, attribute, rule_names)
+        out += mutants_of_file(repo, path, attribute, rule_names, kinds, anywhere)
     return out
 
 

@@ -104,13 +104,20 @@ def line_entries(args):
     return entries
 
 
+def every_mutant():
+    """The catalogue with the random draw's rules too (random_mutants.py, every kind on every
+    file), so that --ids can rerun a drawn mutant and equivalent.txt may name one."""
+    return catalogue.catalogue(REPO, operators.attribute, None, operators.RULE_NAMES,
+                               kinds=catalogue.ALL_KINDS, anywhere=True)
+
+
 def select(args, equivalent):
     entries = line_entries(args)
     files = args.files or (sets.files(entries) if entries else None)
     everything = catalogue.catalogue(REPO, operators.attribute, files, operators.RULE_NAMES)
     if entries:
         everything = sets.select(everything, entries)
-    known = {m.id for m in catalogue.catalogue(REPO, operators.attribute, None, operators.RULE_NAMES)}
+    known = {m.id for m in every_mutant()}
     for ident in equivalent:
         if ident not in known:
             print(f"warning: equivalent.txt names {ident}, which is no longer a mutant", file=sys.stderr)
@@ -122,7 +129,7 @@ def select(args, equivalent):
         with open(args.ids_file) as f:
             ids += [l.split()[0] for l in f if l.strip() and not l.startswith("#")]
     if ids:
-        by_id = {m.id: m for m in catalogue.catalogue(REPO, operators.attribute, None, operators.RULE_NAMES)}
+        by_id = {m.id: m for m in every_mutant()}
         missing = [i for i in ids if i not in by_id]
         if missing:
             sys.exit(f"unknown mutant ids: {' '.join(missing)}")

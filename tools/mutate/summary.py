@@ -34,7 +34,8 @@ error classes, and wrong rule ids (`wrong_rule`: a rule id that `infer/`, the va
 the optimized and CUDA backends share, raises is swapped for another of the same file; the only
 kind applied to `infer/`). Equivalent mutants are listed with a reason in `tools/mutate/equivalent.txt`. CI
 runs a fixed sample (`ci/mutation-sample.sh`); `ci/mutation-nightly.sh --jobs N` runs the
-catalogue in N shards and rewrites this page.
+catalogue in N shards and rewrites this page. `ci/mutants.sh` draws mutants at random and
+judges them by the main job's campaign alone (below).
 """
 
 

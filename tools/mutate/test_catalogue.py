@@ -12,7 +12,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import catalogue  # noqa: E402
 import modes  # noqa: E402
+import more_rules  # noqa: E402
 import operators  # noqa: E402
+import random_mutants  # noqa: E402
+import random_report  # noqa: E402
 import sets  # noqa: E402
 import variants_gain  # noqa: E402
 
@@ -87,6 +90,109 @@ class Rules(unittest.TestCase):
                                         rule_names=["axis_duplicate", "axis_out_of_range"])
             self.assertEqual([m.id for m in found], ["infer/reduce.cc:2:wrong_rule:0",
                                                      "infer/reduce.cc:3:wrong_rule:0"])
+
+
+def line_edits(rule, line):
+    """The random draw's rules take the line too (they copy text from it)."""
+    code = catalogue.code_part(line)
+    return [line[:s] + r + line[e:] for s, e, r in rule(code, line)]
+
+
+class MoreRules(unittest.TestCase):
+    def test_delete_stmt_removes_assignments_calls_and_increments_only(self):
+        rule = more_rules.rule_delete_stmt
+        self.assertEqual(line_edits(rule, "  acc += a[i] * b[i];"), ["  {}"])
+        self.assertEqual(line_edits(rule, "  out[i * 2] = v;  // why"), ["  {}  // why"])
+        self.assertEqual(line_edits(rule, "  std::fill(y, y + n, 0);"), ["  {}"])
+        self.assertEqual(line_edits(rule, "  ++i;"), ["  {}"])
+        for kept in ("  int64_t x = 1;", "  return f(x);", "  a = 1; b = 2;", "  x = f(a,",
+                     "  if (a) b = 1;", "  const auto& t = ctx.inputs[0];", "  y == 1;"):
+            self.assertEqual(line_edits(rule, kept), [], kept)
+
+    def test_const_pm1_moves_decimal_literals_both_ways(self):
+        self.assertEqual(line_edits(more_rules.rule_const_pm1, "  y = x + 0x10 + 3 * 1.5 + 7u;"),
+                         ["  y = x + 0x10 + 4 * 1.5 + 7u;", "  y = x + 0x10 + 2 * 1.5 + 7u;",
+                          "  y = x + 0x10 + 3 * 1.5 + 8u;", "  y = x + 0x10 + 3 * 1.5 + 6u;"])
+        self.assertEqual(line_edits(more_rules.rule_const_pm1, "  v = 0;"), ["  v = 1;"])
+        self.assertEqual(line_edits(more_rules.rule_const_pm1, '  f("a1", x2);  // 3'), [])
+
+    def test_swap_branch_swaps_arms_and_negates_one_line_ifs(self):
+        rule = more_rules.rule_swap_branch
+        self.assertEqual(line_edits(rule, "  return a < b ? a : b;"), ["  return a < b ? b : a;"])
+        self.assertEqual(line_edits(rule, "  f(c ? x : y, z);"), ["  f(c ? y : x, z);"])
+        self.assertEqual(line_edits(rule, '  f(c ? "yes" : "no");'), ['  f(c ? "no" : "yes");'])
+        self.assertEqual(line_edits(rule, '  } else if (op == "sum") {'),
+                         ['  } else if (!(op == "sum")) {'])
+        self.assertEqual(line_edits(rule, "  v = a ? b ? 1 : 2 : 3;"), [])
+        self.assertEqual(line_edits(rule, "  v = a ? std::min(x, y) :"), [])
+
+    def test_lane_stride_moves_lane_counts_strides_and_loop_steps(self):
+        rule = more_rules.rule_lane_stride
+        self.assertEqual(line_edits(rule, "constexpr int kLanes = 8;"),
+                         ["constexpr int kLanes = (8) + 1;", "constexpr int kLanes = (8) - 1;"])
+        self.assertEqual(line_edits(rule, "  for (int64_t i = 0; i < n; i += kLanes) {"),
+                         ["  for (int64_t i = 0; i < n; i += (kLanes) + 1) {",
+                          "  for (int64_t i = 0; i < n; i += (kLanes) - 1) {"])
+        self.assertEqual(line_edits(rule, "  for (int i = 0; i < n; ++i) {"),
+                         ["  for (int i = 0; i < n; i += 2) {"])
+        self.assertEqual(line_edits(rule, "  for (; u < n; u += 1) {"), ["  for (; u < n; u += (1) + 1) {"])
+        for kept in ("  int64_t planes_per_group = 0;", "  if (step == 0) x;",
+                     "  const std::vector<int64_t> strides = strides_of(s);"):
+            self.assertEqual(line_edits(rule, kept), [], kept)
+
+    def test_minmax_swap_swaps_calls_and_simd_intrinsics(self):
+        rule = more_rules.rule_minmax_swap
+        self.assertEqual(line_edits(rule, "  v = std::min<int64_t>(a, hi);"),
+                         ["  v = std::max<int64_t>(a, hi);"])
+        self.assertEqual(line_edits(rule, "  v = _mm256_max_epi32(a, b);"), ["  v = _mm256_min_epi32(a, b);"])
+        self.assertEqual(line_edits(rule, "  v = std::numeric_limits<int>::max();"), [])
+        self.assertEqual(line_edits(rule, "int64_t min(int64_t a, int64_t b) {"), [])
+
+    def test_logic_swap_swaps_binary_logical_operators_only(self):
+        self.assertEqual(line_edits(more_rules.rule_logic_swap, "  if (a && (b || !c)) x;"),
+                         ["  if (a || (b || !c)) x;", "  if (a && (b && !c)) x;"])
+        self.assertEqual(line_edits(more_rules.rule_logic_swap, "  void f(T&& x, U &&y);"), [])
+
+    def test_extra_kinds_stay_out_of_the_default_catalogue(self):
+        with tempfile.TemporaryDirectory() as repo:
+            os.makedirs(os.path.join(repo, "infer"))
+            with open(os.path.join(repo, "infer", "reduce.cc"), "w") as f:
+                f.write('void f(int a) {\n  if (a < 0 && a > 9) fail_rule("axis_duplicate", "x");\n}\n')
+            default = catalogue.catalogue(repo, operators.attribute, rule_names=["axis_duplicate"])
+            self.assertEqual({m.kind for m in default}, set())
+            every = catalogue.catalogue(repo, operators.attribute, rule_names=["axis_duplicate"],
+                                        kinds=catalogue.ALL_KINDS, anywhere=True)
+            self.assertTrue({"relop", "logic_swap", "swap_branch", "const_pm1"}
+                            <= {m.kind for m in every})
+
+
+class RandomDraw(unittest.TestCase):
+    @staticmethod
+    def mutants(counts):
+        return [catalogue.Mutant("optimized/x.cc", i + 1, kind, 0, "a", "b")
+                for kind, n in counts.items() for i in range(n)]
+
+    def test_rule_first_then_site_deterministic_and_without_repeats(self):
+        pool = self.mutants({"const_pm1": 1000, "logic_swap": 2, "relop": 50})
+        first = random_mutants.draw(list(pool), 40, seed=7)
+        self.assertEqual([m.id for m in first], [m.id for m in random_mutants.draw(list(pool), 40, 7)])
+        self.assertNotEqual([m.id for m in first], [m.id for m in random_mutants.draw(list(pool), 40, 8)])
+        self.assertEqual(len({m.id for m in first}), 40)
+        kinds = [m.kind for m in first]
+        self.assertEqual(kinds.count("logic_swap"), 2)  # drawn out, then no longer a choice
+        self.assertGreater(kinds.count("relop"), 10)  # a rare rule is not drowned
+
+    def test_the_pool_leaves_the_device_runner_out(self):
+        repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        files = random_mutants.pool_files(repo)
+        self.assertNotIn("cuda/device_runner.cu", files)
+        self.assertIn("cuda/host_runner.cc", files)
+        self.assertTrue(any(f.startswith("infer/") for f in files))
+
+    def test_scores_leave_out_equivalent_and_unbuilt_mutants(self):
+        results = [{"status": s} for s in ("killed-campaign", "killed-campaign", "killed-tests",
+                                           "survived", "build-failed", "equivalent")]
+        self.assertEqual(random_report.scores(results), (2, 3, 4))
 
 
 class Catalogue(unittest.TestCase):

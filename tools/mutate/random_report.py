@@ -1,0 +1,120 @@
+"""Progress lines, the JSON report and the Markdown table of a random-mutant run
+(random_mutants.py).
+
+Statuses: killed-campaign (the campaign exited 1 on a mismatch or a backend with nothing
+compared, or crashed or hung: `campaign` says which), killed-tests (the campaign passed, the
+operator's unit tests failed), survived, build-failed, equivalent (tools/mutate/equivalent.txt),
+no-isa (code only an ISA this CPU lacks runs: not judged here).
+The score is over the mutants that built and are not equivalent: the campaign's alone, and the
+campaign's and the tests' together.
+"""
+
+import collections
+import json
+import os
+
+STATUSES = ("killed-campaign", "killed-tests", "survived", "build-failed", "equivalent", "no-isa")
+
+
+def _pct(k, n):
+    return f"{k}/{n} = {100.0 * k / n:.1f}%" if n else "n/a"
+
+
+def scores(results):
+    """(killed by the campaign, killed by campaign or tests, scored)."""
+    counts = collections.Counter(r["status"] for r in results)
+    scored = counts["killed-campaign"] + counts["killed-tests"] + counts["survived"]
+    return counts["killed-campaign"], counts["killed-campaign"] + counts["killed-tests"], scored
+
+
+def score_line(results):
+    campaign, both, scored = scores(results)
+    return (f"score: campaign alone {_pct(campaign, scored)}, campaign + unit tests "
+            f"{_pct(both, scored)} (non-equivalent mutants that built)")
+
+
+def progress(i, n, r):
+    status = r["status"]
+    if status == "killed-campaign" and r.get("campaign") != "mismatch":
+        status += f" ({r['campaign']})"
+    parts = []
+    if "build_seconds" in r:
+        parts.append(f"build {r['build_seconds']:.0f} s")
+    if "campaign_seconds" in r:
+        parts.append(f"campaign {r['campaign_seconds']:.0f} s, {r.get('campaign_calls')} calls")
+    if "unit_seconds" in r:
+        parts.append(f"unit {r['unit_seconds']:.0f} s")
+    detail = f" ({', '.join(parts)})" if parts else ""
+    return f"[{i}/{n}] {r['id']}: {status}{detail}  {r['change'][:100]}"
+
+
+def write(out, info, results):
+    with open(os.path.join(out, "random.json"), "w") as f:
+        json.dump({"run": info, "mutants": results}, f, indent=1)
+    with open(os.path.join(out, "random.md"), "w") as f:
+        f.write(markdown(info, results))
+
+
+def _cell(text, limit=110):
+    text = text.replace("|", "\\|")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def markdown(info, results):
+    counts = collections.Counter(r["status"] for r in results)
+    campaign, both, scored = scores(results)
+    lines = [f"Seed {info['seed']}, {len(results)} of {info['n']} drawn mutants run, "
+             f"campaign {info['seconds']:g} s each (all operators, default backends), "
+             f"tree {info.get('commit', '?')}, {info.get('wall_seconds', 0):.0f} s wall; "
+             f"pool {info['pool']} sites. Unmutated campaign: {info.get('baseline_calls')} "
+             f"calls in {info.get('baseline_seconds')} s.", "",
+             "| status | mutants |", "|---|---:|"]
+    for status in STATUSES:
+        lines.append(f"| {status} | {counts.get(status, 0)} |")
+    odd = collections.Counter(r.get("campaign") for r in results
+                              if r["status"] == "killed-campaign" and r.get("campaign") != "mismatch")
+    if odd:
+        lines.append("")
+        lines.append("Campaign kills that were not a mismatch: "
+                     + ", ".join(f"{k} {v}" for k, v in sorted(odd.items())) + ".")
+    lines += ["", f"**Campaign alone: {_pct(campaign, scored)}**; campaign + unit tests: "
+              f"{_pct(both, scored)} (over the mutants that built and are not equivalent).", "",
+              "| rule | drawn | campaign | tests only | survived | no build | equivalent | no ISA |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    by_kind = collections.defaultdict(collections.Counter)
+    for r in results:
+        by_kind[r["kind"]][r["status"]] += 1
+    for kind in sorted(by_kind):
+        c = by_kind[kind]
+        lines.append(f"| {kind} | {sum(c.values())} | " + " | ".join(str(c[s]) for s in STATUSES)
+                     + " |")
+    lines += ["", "| # | mutant | status | campaign | change |", "|---:|---|---|---|---|"]
+    for r in results:
+        camp = r.get("campaign", "")
+        if r.get("campaign_seconds") is not None:
+            camp += f" {r['campaign_seconds']:.0f} s"
+        lines.append(f"| {r.get('index', '')} | `{r['id']}` | {r['status']} | {camp} | "
+                     f"`{_cell(r['change'])}` |")
+    survivors = [r for r in results if r["status"] == "survived"]
+    lines += ["", "Survivors (real bugs neither the campaign nor the unit tests caught):"
+              if survivors else "Survivors: none."]
+    for r in survivors:
+        lines.append(f"- `{r['id']}` ({', '.join(r['ops'])}): `{_cell(r['change'], 160)}`")
+    equivalent = [r for r in results if r["status"] == "equivalent"]
+    if equivalent:
+        lines += ["", "Equivalent (tools/mutate/equivalent.txt; *reviewed after this run* when "
+                  "the run itself judged it):"]
+    for r in equivalent:
+        after = f" *reviewed after this run, which judged it {r['was']}*" if r.get("was") else ""
+        lines.append(f"- `{r['id']}`: {r.get('reason', '')}{after}")
+    return "\n".join(lines) + "\n"
+
+
+def print_pool(mutants):
+    per_kind = collections.Counter(m.kind for m in mutants)
+    per_file = collections.Counter(m.path for m in mutants)
+    print(f"{len(mutants)} sites, {len(per_kind)} rules, {len(per_file)} files")
+    for kind, n in sorted(per_kind.items()):
+        print(f"  {kind:14} {n}")
+    for path, n in sorted(per_file.items()):
+        print(f"  {path:34} {n}")
