@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "registry/registry.h"
+#include "support/jobs.h"
 #include "harness/campaign/campaign_jobs.h"
 #include "harness/campaign/campaign_report.h"
 
@@ -28,7 +29,8 @@ CampaignOptions small_campaign() {
 
 TEST(CampaignJobs, TwoJobsMakeTheSameCallsAsOne) {
   const CampaignResult one = run_campaign(registry(), small_campaign());
-  const CampaignResult two = run_campaign_jobs(registry(), small_campaign(), 2, nullptr);
+  const CampaignResult two =
+      run_campaign_jobs(registry(), small_campaign(), 2, [] { testing::one_thread(0); });
   EXPECT_EQ(two.calls, one.calls);
   ASSERT_EQ(two.table.size(), one.table.size());
   for (const auto& [op, row] : one.table) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "registry/registry.h"
+#include "support/jobs.h"
 #include "harness/campaign/campaign_jobs.h"
 #include "harness/campaign/campaign_profile.h"
 
@@ -57,7 +58,8 @@ TEST(CampaignProfile, PhasesAccountForTheWallTime) {
 }
 
 TEST(CampaignProfile, JobsSumTheirPhasesFaultsAndCpuTime) {
-  const CampaignResult two = run_campaign_jobs(registry(), small_campaign(), 2, nullptr);
+  const CampaignResult two =
+      run_campaign_jobs(registry(), small_campaign(), 2, [] { testing::one_thread(0); });
   EXPECT_EQ(two.calls, 200);
   expect_phases(two);
   EXPECT_LE(phase_sum(two), 2 * (two.seconds * 1.05 + 0.01));  // two jobs' wall time at most
