@@ -29,7 +29,7 @@ import reports  # noqa: E402
 
 
 def load_mapping():
-    """Imports the mapping with the operator list read from op_list.h (no build needed, so
+    """Imports the mapping with the operator list read from core/op_list.json (no build needed, so
     bad input and docs-only changes are answered at once). tools/mutate/operators.py reads
     the list from CVMCHECK_BINARY; the variable is restored so that the subprocesses (the
     mutation runs) see the real binary."""

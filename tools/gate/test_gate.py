@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Unit tests of the gate's pure logic: diff parsing, revision checks, file -> operators
 mapping, changed-line mutant selection, the reports' shapes and the campaign merge. No build
-needed (the operator list comes from op_list.h); runs in seconds from ci/test.sh."""
+needed (the operator list comes from core/op_list.json); runs in seconds from ci/test.sh."""
 
 import json
 import os
