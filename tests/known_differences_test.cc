@@ -48,7 +48,12 @@ TEST(KnownDifferences, SignatureSelectorsAndConditionsParse) {
   EXPECT_EQ(e.conditions[0].property, "ndim");
   EXPECT_EQ(e.link, "docs/contract.md");
   EXPECT_EQ(e.selector(), "sig:where|*|precision|*&in0.ndim=1");
-  EXPECT_THROW(list_of("sig:max|*&in0.size=3 reason\n"), LogicError);
+  EXPECT_THROW(list_of("sig:max|*&in0.volume=3 reason\n"), LogicError);
+  EXPECT_THROW(list_of("sig:max|*&in0.col.min<0 reason\n"), LogicError);
+  EXPECT_THROW(list_of("sig:max|*&attr.a+attr.b>=x reason\n"), LogicError);
+  EXPECT_THROW(list_of("sig:max|*&in0.min<0..3 reason\n"), LogicError);
+  EXPECT_THROW(list_of("sig:max|*&name<3 reason\n"), LogicError);
+  EXPECT_THROW(list_of("sig:max|*&in0.shape<3 reason\n"), LogicError);
   EXPECT_THROW(list_of("sig:max|*&axis reason\n"), LogicError);
   EXPECT_THROW(list_of("sig:max|*&in0.ndim=two reason\n"), LogicError);
   EXPECT_THROW(list_of("sig:max|*&in0.prec=9..x reason\n"), LogicError);
@@ -93,6 +98,39 @@ TEST(KnownDifferences, ConditionsLookAtAttributesShapesPrecisionsAndValues) {
   }
   const Call rank3 = call_of("abs", {}, {Tensor::from_values({1, 1, 1}, {-3}, 9)});
   EXPECT_EQ(ranged.match({"abs", "valid", "", "abs|w|value|output 0", &rank3}), -1);
+}
+
+// Relations between attributes and inputs: sums, comparisons, extremes of values and dims.
+TEST(KnownDifferences, NumericConditionsCompareSumsOfAttributesAndInputProperties) {
+  const ExpectedFailures shift = list_of(
+      "sig:cvm_right_shift|*&attr.precision+attr.shift_bit>=32  unclipped\n"
+      "sig:cvm_right_shift|*&attr.shift_bit>30  large shift\n");
+  const Tensor x = Tensor::from_values({2}, {5, -7}, 32);
+  const auto match = [&](const ExpectedFailures& list, const Call& call) {
+    return list.match({call.op, "valid", "", call.op + "|w|value|output 0", &call});
+  };
+  EXPECT_EQ(match(shift, call_of("cvm_right_shift", {{"precision", "17"}, {"shift_bit", "15"}}, {x})), 0);
+  EXPECT_EQ(match(shift, call_of("cvm_right_shift", {{"precision", "16"}, {"shift_bit", "15"}}, {x})), -1);
+  EXPECT_EQ(match(shift, call_of("cvm_right_shift", {{"precision", 1}, {"shift_bit", 31}}, {x})), 0);
+  EXPECT_EQ(match(shift, call_of("cvm_right_shift", {{"shift_bit", "31"}}, {x})), 1);
+  EXPECT_EQ(match(shift, call_of("cvm_right_shift", {{"shift_bit", " 32 "}}, {x})), 1);
+  EXPECT_EQ(match(shift, call_of("cvm_right_shift", {{"shift_bit", "x"}}, {x})), -1);
+
+  const ExpectedFailures values = list_of(
+      "sig:nms|*&in1.min<=0  early return\n"
+      "sig:nms|*&in0.col0.min<0  negative id\n"
+      "sig:sum|*&in0.min_dim=1&in0.max_dim!=4..9  a kept unit dim\n"
+      "sig:abs|*&in0.size>=3&in0.max<100&in1.min!=-1  no second input\n");
+  const Tensor boxes = Tensor::from_values({1, 2, 3}, {0, 9, 9, 1, -9, -9}, 32);
+  const Tensor counts = Tensor::from_values({2}, {2, 0}, 32);
+  EXPECT_EQ(match(values, call_of("nms", {}, {boxes, counts})), 0);
+  EXPECT_EQ(match(values, call_of("nms", {}, {boxes, Tensor::from_values({2}, {2, 1}, 32)})), -1);
+  const Tensor negative_id = Tensor::from_values({1, 2, 3}, {0, 9, 9, -1, -9, -9}, 32);
+  EXPECT_EQ(match(values, call_of("nms", {}, {negative_id, Tensor::from_values({1}, {2}, 32)})), 1);
+  EXPECT_EQ(match(values, call_of("sum", {}, {Tensor::from_values({2, 1, 3}, {1, 2, 3, 4, 5, 6}, 8)})), 2);
+  EXPECT_EQ(match(values, call_of("sum", {}, {Tensor::from_values({1, 4}, {1, 2, 3, 4}, 8)})), -1);
+  EXPECT_EQ(match(values, call_of("abs", {}, {Tensor::from_values({3}, {1, 2, 99}, 8)})), 3);
+  EXPECT_EQ(match(values, call_of("abs", {}, {Tensor::from_values({3}, {1, 2, 100}, 8)})), -1);
 }
 
 // A planted bug of a backend under test, listed as a known difference by its signature and a

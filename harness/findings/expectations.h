@@ -13,8 +13,14 @@
 // condition does not hold):
 //   name=GLOB        the operator's name as called (an alias: `name=slice`)
 //   attr.NAME=GLOB   the attribute's value (an absent attribute fails; `attr.end!=*`: absent)
-//   inK.ndim=N  inK.prec=N  inK.shape=GLOB (dims joined by 'x': `2x3`; a scalar is empty)
+//   inK.shape=GLOB   dims joined by 'x' (`2x3`; a scalar is empty)
 //   inK.has=V        some element of input K equals V
+//   NUMBER OP N      NUMBER is a term or a sum of terms (`attr.precision+attr.shift_bit`), OP one
+//                    of = != < <= > >=, and with = or != N may be a range N..M. A term is an
+//                    integer attribute attr.NAME or an input's ndim, prec, size, min, max (of its
+//                    values), min_dim, max_dim, or colJ.min / colJ.max (the values at index J of
+//                    the last axis). A term that does not exist (an absent attribute, the minimum
+//                    of no values) makes the condition false, so its negation holds.
 // e.g. `sig:cvm_right_shift|*|value|*&in0.has=2147483647`. LINK is the last word when it starts
 // with http:// or https:// or names a file under docs/.
 #pragma once
@@ -28,18 +34,30 @@ namespace cvm {
 
 struct Call;
 
+// One integer a numeric condition adds up: an attribute, or a property of one input.
+struct NumericTerm {
+  std::string attr;      // set for attr.NAME
+  int input = -1;        // else input K's
+  std::string property;  // ndim, prec, size, min, max, min_dim, max_dim, col.min or col.max
+  int64_t column = 0;    // J of colJ.min / colJ.max
+};
+
 // One condition of an entry on the call (see above).
 struct CallCondition {
   std::string text;      // as written: "attr.axis=()"
-  std::string property;  // "name", "attr", "ndim", "prec", "shape" or "has"
+  std::string property;  // "name", "attr" or "shape", "has" (globs); else a numeric one's
+                         // single input property ("ndim", "prec", ...) or "number"
   std::string name;      // the attribute's name
   int input = -1;        // the input's index
   std::string value;
   bool negated = false;  // written NAME!=VALUE
+  std::string comparison = "=";    // = < <= > >= (!= is = negated)
+  std::vector<NumericTerm> terms;  // a numeric condition's sum; empty for a glob
   bool holds(const Call& call) const;
 
  private:
   bool holds_plain(const Call& call) const;
+  bool holds_numeric(const Call& call) const;
 };
 
 struct ExpectationEntry {
