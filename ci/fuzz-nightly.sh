@@ -3,10 +3,14 @@
 # inputs merged back (minimized) into corpus/<target>/, findings deduplicated into a summary,
 # then a source-based coverage report (llvm-cov HTML and a per-file summary) of reference/ and
 # optimized/ from replaying the whole corpus through coverage-instrumented targets.
-# Outputs under reports/nightly-fuzz/. Usage: ci/fuzz-nightly.sh [SECONDS_PER_TARGET]
+# Each distinct finding (by the signature `cvmcheck repro` prints, the campaign's) is recorded in
+# the findings store (docs/nightly.md) as a run of kind fuzz.
+# Outputs under reports/nightly-fuzz/. Usage: ci/fuzz-nightly.sh [SECONDS_PER_TARGET] [STORE]
+# (STORE default reports/findings.sqlite, the campaign's default store).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-1800}"
+store="${2:-reports/findings.sqlite}"
 jobs=$(nproc)
 out=reports/nightly-fuzz
 rm -rf "$out"
@@ -26,7 +30,8 @@ for t in "${targets[@]}"; do
   rm -rf "$work"
   echo "fuzz_$t: $(grep -c 'cvmcheck finding' "$out/${t}.log" || true) finding reports" | tee -a "$summary"
 done
-# Deduplicate: one repro case per distinct (operator, backends, classes, first index).
+# Deduplicate: one repro case per finding signature (the campaign's, as `cvmcheck repro` prints
+# it), each recorded in the store once.
 declare -A seen
 distinct=0
 for artifact in "$out"/artifacts/*; do
@@ -39,11 +44,20 @@ for artifact in "$out"/artifacts/*; do
     continue
   fi
   case_dir="$out/repros/$(basename "$artifact")"
-  report=$(build/bin/cvmcheck repro "$artifact" --target "$t" --out "$case_dir" 2>&1 || true)
-  key=$(echo "$report" | grep -E "^call:|first difference|reference:" | sed -E 's/attrs=.*//' | md5sum | cut -c1-12)
+  repro=(build/bin/cvmcheck repro "$artifact" --target "$t" --out "$case_dir")
+  report=$("${repro[@]}" 2>&1 || true)
+  key=$(echo "$report" | sed -n 's/^signature: //p' | head -1)
+  # An input that decodes to no call or passes on replay has no signature: kept apart by its text.
+  case "$key" in
+    "" | none*) key="unsigned $(echo "$report" | grep -E "^call:|first difference|reference:" |
+                 sed -E 's/attrs=.*//' | md5sum | cut -c1-12)" ;;
+  esac
   if [ -n "${seen[$key]:-}" ]; then rm -rf "$case_dir"; continue; fi
   seen[$key]=1
   distinct=$((distinct + 1))
+  if [[ "$key" != unsigned* ]]; then
+    "${repro[@]}" --store "$store" 2>&1 | grep -E "^findings store|^  (new|regressed) " || true
+  fi
   { echo; echo "## $(basename "$artifact")"; echo '```'; echo "$report" | head -20; echo '```'; } >>"$summary"
 done
 echo "distinct findings: $distinct" | tee -a "$summary"
@@ -64,4 +78,4 @@ llvm-cov report "${objects[@]:1}" -instr-profile="$out/coverage.profdata" \
 llvm-cov show "${objects[@]:1}" -instr-profile="$out/coverage.profdata" -format=html \
   -output-dir="$out/coverage-html" reference/ optimized/ infer/
 tail -1 "$out/coverage-summary.txt"
-echo "summary: $summary; coverage: $out/coverage-summary.txt, $out/coverage-html/index.html"
+echo "summary: $summary; findings store: $store; coverage: $out/coverage-summary.txt, $out/coverage-html/index.html"

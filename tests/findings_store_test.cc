@@ -238,18 +238,20 @@ TEST_F(FindingsStoreTest, ForeignAndNewerFilesAreRefusedUntouched) {
   }
 }
 
-// What cvmcheck bisect found is kept with the finding, also in a store made before culprits were
-// (schema 1), which gains them when opened; a culprit for no finding is refused.
+// What cvmcheck bisect found is kept with the finding, also in a store made before culprits and
+// run sources were (schema 1), which gains them when opened; a culprit for no finding is refused.
 TEST_F(FindingsStoreTest, ABisectsCulpritIsKeptWithTheFindingAlsoInAnOldStore) {
   const std::string file = path();
   const std::string sig = "max|optimized|value|output 0";
   FindingsStore::open(file).record(run_of({"max"}, {"optimized"}), {finding(sig, 3)});
   sqlite3* db = nullptr;
   sqlite3_open(file.c_str(), &db);
-  sqlite3_exec(db, "DROP TABLE culprits; PRAGMA user_version = 1;", nullptr, nullptr, nullptr);
+  sqlite3_exec(db, "DROP TABLE culprits; ALTER TABLE runs DROP COLUMN source; "
+               "PRAGMA user_version = 1;", nullptr, nullptr, nullptr);
   sqlite3_close(db);
   FindingsStore store = FindingsStore::open(file);
   EXPECT_TRUE(store.find(sig)->culprit.bisected.empty());
+  EXPECT_EQ(store.runs().front().run.source, "");
   store.record_culprit(sig, {"abc123", "", "present since the operator was added", "r.json",
                              "2026-11-26T00:00:00Z"});
   store.record_culprit(sig, {"abc123", "def456", "", "r.json", "2026-11-27T00:00:00Z"});

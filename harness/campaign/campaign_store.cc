@@ -60,10 +60,10 @@ std::vector<StoreFinding> campaign_store_findings(const CampaignResult& result) 
   return out;
 }
 
-std::string store_summary(const StoreDelta& delta, const CampaignResult& result,
+std::string store_summary(const StoreDelta& delta, const std::vector<StoreFinding>& findings,
                           const std::string& store_path, size_t max_lines) {
   std::map<std::string, int64_t> calls;
-  for (const CampaignFinding& f : result.findings) calls[f.key] = f.calls;
+  for (const StoreFinding& f : findings) calls[f.signature] = f.calls;
   std::ostringstream out;
   out << "findings store " << store_path << ": run " << delta.run;
   if (delta.previous_run == 0) {

@@ -21,8 +21,9 @@ StoreRun campaign_store_run(const CampaignResult& result, StoreRun facts);
 std::vector<StoreFinding> campaign_store_findings(const CampaignResult& result);
 
 // What changed: a count line, then at most `max_lines` findings one line each (new and
-// regressed first, then fixed, then open), and where the rest are.
-std::string store_summary(const StoreDelta& delta, const CampaignResult& result,
+// regressed first, then fixed, then open) with the calls `findings` (the run's) give them, and
+// where the rest are. The same lines for every command that records a run.
+std::string store_summary(const StoreDelta& delta, const std::vector<StoreFinding>& findings,
                           const std::string& store_path, size_t max_lines = 12);
 
 // The part of a campaign.json (campaign_json, or tools/gate/campaign_merge.py's merge of shards)

@@ -36,6 +36,9 @@ CREATE INDEX sightings_by_run ON sightings(run);
 CREATE TABLE culprits(
   signature TEXT PRIMARY KEY, introduced TEXT, fixed TEXT, note TEXT, report TEXT, bisected TEXT);
 )sql",
+    R"sql(
+ALTER TABLE runs ADD COLUMN source TEXT;
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == FindingsStore::kSchemaVersion);
@@ -164,8 +167,9 @@ WHERE status IN ('new', 'open', 'regressed') AND last_run <> ?1)sql");
   q.bind(1, run_id);
   std::vector<std::string> fixed;
   while (q.step()) {
-    const bool covered = ops.count(q.text(1)) != 0 &&
-                         (q.text(2) == "reference" || backends.count(q.text(2)) != 0);
+    // The reference's own findings need a run of the reference (a golden verify of another
+    // backend replays stored outcomes and runs no reference).
+    const bool covered = ops.count(q.text(1)) != 0 && backends.count(q.text(2)) != 0;
     const bool sibling = !run.group.empty() && q.text(3) == run.group;
     if (covered && !sibling) fixed.push_back(q.text(0));
   }
@@ -181,11 +185,12 @@ WHERE status IN ('new', 'open', 'regressed') AND last_run <> ?1)sql");
 int64_t insert_run(sqlite3* db, const std::string& path, const StoreRun& run) {
   Statement ins(db, path, R"sql(
 INSERT INTO runs(kind, started, commit_id, version, cpu_features, run_group, seed, seconds, calls,
-                 backends, ops) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11))sql");
+                 backends, ops, source)
+VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12))sql");
   ins.bind(1, run.kind).bind(2, run.started).bind(3, run.commit).bind(4, run.version);
   ins.bind(5, run.cpu_features).bind(6, run.group).bind(7, std::to_string(run.seed));
   ins.bind(8, run.seconds).bind(9, run.calls).bind(10, join_list(run.backends));
-  ins.bind(11, join_list(run.ops));
+  ins.bind(11, join_list(run.ops)).bind(12, run.source);
   ins.run();
   return sqlite3_last_insert_rowid(db);
 }
@@ -315,7 +320,7 @@ std::vector<StoredSighting> FindingsStore::sightings(const std::string& signatur
 std::vector<StoredRun> FindingsStore::runs() const {
   Statement q(db_, path_, R"sql(
 SELECT id, kind, started, commit_id, version, cpu_features, run_group, seed, seconds, calls,
-       backends, ops, (SELECT count(*) FROM sightings s WHERE s.run = runs.id)
+       backends, ops, (SELECT count(*) FROM sightings s WHERE s.run = runs.id), source
 FROM runs ORDER BY id)sql");
   std::vector<StoredRun> out;
   while (q.step()) {
@@ -333,6 +338,7 @@ FROM runs ORDER BY id)sql");
     r.run.backends = split_list(q.text(10));
     r.run.ops = split_list(q.text(11));
     r.findings = q.integer(12);
+    r.run.source = q.text(13);
     out.push_back(std::move(r));
   }
   return out;

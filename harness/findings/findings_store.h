@@ -24,14 +24,17 @@ namespace cvm {
 
 // What a run reports about itself.
 struct StoreRun {
-  std::string kind = "campaign";  // campaign, golden, fuzz, gate
+  std::string kind = "campaign";  // campaign, golden, fuzz
   std::string commit, version, cpu_features, started;  // started: ISO 8601, UTC
   // Runs of one group (the shards of one sharded campaign) never mark each other's findings fixed.
   std::string group;
   uint64_t seed = 0;
   double seconds = 0;
   int64_t calls = 0;
-  std::vector<std::string> backends, ops;  // what the run compared (decides what it can fix)
+  // What the run compared (decides what it can fix); the reference's findings only by a run
+  // listing "reference" among its backends.
+  std::vector<std::string> backends, ops;
+  std::string source;  // what it replayed: a golden suite's directory, a fuzz artifact; "" none
 };
 
 // What a run reports about one finding.
@@ -103,7 +106,7 @@ class FindingsStore {
   void record_culprit(const std::string& signature, const StoreCulprit& culprit);
   const std::string& path() const { return path_; }
 
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
  private:
   FindingsStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}

@@ -12,6 +12,7 @@
 
 #include "cvmcheck/case.h"
 #include "cvmcheck/compare.h"
+#include "harness/engine/call_descriptor.h"
 #include "harness/engine/verdict.h"
 #include "cvmcheck/errors.h"
 #include "harness/campaign/campaign.h"
@@ -207,6 +208,41 @@ FailureFacts golden_failure_facts(const GoldenCaseResult& c, const std::string& 
   return facts;
 }
 
+// Runs the case on `backend` and sets `c`'s status; a failing case also gets what the findings
+// store keeps of it: its difference's signature, the case directory and the call's descriptor.
+void judge_golden_case(const Registry& registry, const std::string& case_dir,
+                       const std::string& backend, const ExpectationSet& expected,
+                       GoldenCaseResult& c, std::map<const ExpectationEntry*, EntryUse>& uses) {
+  try {
+    const CaseResult run = judge_case(registry, case_dir, backend);
+    const bool matches = run.matches.value_or(false);
+    const CaseSpec spec = read_case(case_dir);
+    Call call;
+    const FailureFacts facts = golden_failure_facts(c, case_dir, spec, run, backend, call);
+    const ExpectationEntry* known = expected.match(backend, facts);
+    c.status = matches ? (known ? "xpass" : "pass") : (known ? "xfail" : "fail");
+    if (known) {
+      c.expectation = known->source + ": " + known->reason;
+      ++(matches ? uses[known].passes : uses[known].failures);
+    }
+    if (matches) return;
+    if (run.difference) c.detail = run.difference->what;
+    c.signature = facts.signature;
+    c.case_dir = case_dir;
+    if (facts.call != nullptr) {
+      Call described = call;  // as `cvmcheck run --call` judges the case: with its expectation
+      described.expected = spec.expect->outcome;
+      described.rule_id = spec.expect->rule;
+      c.descriptor = compact_call_descriptor(described, backend).value_or("");
+    }
+  } catch (const CaseFileError& e) {
+    // An unreadable case (e.g. a damaged .npy whose sha256 was not checked) is the suite's
+    // fault, never a result of the backend.
+    c.status = "corrupt";
+    c.detail = e.what();
+  }
+}
+
 }  // namespace
 
 GoldenVerifyResult verify_golden(const Registry& registry, const std::string& dir,
@@ -248,25 +284,7 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
       c.detail = b->available ? "not implemented" : "unavailable: " + b->unavailable_reason;
     }
     if (c.status.empty()) {
-      try {
-        const CaseResult run = judge_case(registry, case_dir.string(), backend);
-        const bool matches = run.matches.value_or(false);
-        const CaseSpec spec = read_case(case_dir.string());
-        Call call;
-        const ExpectationEntry* known = expected.match(
-            backend, golden_failure_facts(c, case_dir.string(), spec, run, backend, call));
-        c.status = matches ? (known ? "xpass" : "pass") : (known ? "xfail" : "fail");
-        if (known) {
-          c.expectation = known->source + ": " + known->reason;
-          ++(matches ? uses[known].passes : uses[known].failures);
-        }
-        if (!matches && run.difference) c.detail = run.difference->what;
-      } catch (const CaseFileError& e) {
-        // An unreadable case (e.g. a damaged .npy whose sha256 was not checked) is the suite's
-        // fault, never a result of the backend.
-        c.status = "corrupt";
-        c.detail = e.what();
-      }
+      judge_golden_case(registry, case_dir.string(), backend, expected, c, uses);
     }
     ++result.per_op[c.op][c.status];
     result.cases.push_back(std::move(c));

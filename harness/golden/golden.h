@@ -44,6 +44,10 @@ struct GoldenCaseResult {
   std::string op, name, status;  // status: pass, fail, xfail, xpass, skipped, corrupt
   std::string detail;
   std::string expectation;       // xfail/xpass: the entry's source and reason
+  // fail/xfail: the difference's signature (difference_signature, as the campaign keys the same
+  // difference; empty for a case without a stored outcome), the case directory (its repro) and
+  // the call's one-line descriptor (empty when too long or its inputs are no tensors).
+  std::string signature, case_dir, descriptor;
 };
 
 struct GoldenVerifyResult {

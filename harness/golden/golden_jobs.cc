@@ -17,7 +17,10 @@ nlohmann::json golden_result_json(const GoldenVerifyResult& result,
                      {"name", c.name},
                      {"status", c.status},
                      {"detail", c.detail},
-                     {"expectation", c.expectation}});
+                     {"expectation", c.expectation},
+                     {"signature", c.signature},
+                     {"case_dir", c.case_dir},
+                     {"descriptor", c.descriptor}});
   }
   nlohmann::json uses = nlohmann::json::array();
   for (const auto& [list, entries] : expected.by_backend) {
@@ -39,7 +42,8 @@ GoldenVerifyResult golden_result_from_json(const nlohmann::json& json,
   GoldenVerifyResult result;
   for (const nlohmann::json& c : json.at("cases")) {
     result.cases.push_back({c.at("op"), c.at("name"), c.at("status"), c.at("detail"),
-                            c.at("expectation")});
+                            c.at("expectation"), c.at("signature"), c.at("case_dir"),
+                            c.at("descriptor")});
   }
   result.per_op = json.at("per_op").get<std::map<std::string, std::map<std::string, int64_t>>>();
   result.stale = json.at("stale").get<std::vector<std::string>>();

@@ -108,9 +108,7 @@ void add_options(CLI::App* sub, CampaignCli& o) {
                   "line each; full: one row per operator x backend with every count, and each "
                   "finding's call and report")
       ->check(CLI::IsMember({"screen", "full"}));
-  sub->add_option("--commit", o.commit,
-                  "The commit under test, as campaign.json, the report and the store name it "
-                  "(default: HEAD of the working directory, when it is a git checkout)");
+  add_commit_option(sub, o.commit);
   sub->add_flag("--profile", o.profile,
                 "After the table, where the time went: draw, each backend's runs, compare and "
                 "bookkeeping (seconds, share, us per call), and calls/s, page faults per call and "

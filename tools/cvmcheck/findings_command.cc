@@ -133,17 +133,18 @@ int runs(const FindingsCli& o) {
   std::ostringstream text;
   text << std::left << std::setw(6) << "run" << std::setw(22) << "started" << std::setw(22)
        << "commit" << std::setw(10) << "kind" << std::setw(10) << "seconds" << std::setw(11)
-       << "calls" << "findings\n";
+       << "calls" << std::setw(10) << "findings" << "source\n";
   for (const StoredRun& r : store.runs()) {
     rows.push_back({{"id", r.id}, {"kind", r.run.kind}, {"started", r.run.started},
                     {"commit", r.run.commit}, {"version", r.run.version},
                     {"cpu_features", r.run.cpu_features}, {"seed", std::to_string(r.run.seed)},
                     {"seconds", r.run.seconds}, {"calls", r.run.calls},
-                    {"backends", r.run.backends}, {"ops", r.run.ops}, {"findings", r.findings}});
+                    {"backends", r.run.backends}, {"ops", r.run.ops}, {"findings", r.findings},
+                    {"source", r.run.source}});
     text << std::setw(6) << r.id << std::setw(22) << r.run.started << std::setw(22)
          << r.run.commit + " " << std::setw(10) << r.run.kind << std::setw(10)
-         << static_cast<int64_t>(r.run.seconds) << std::setw(11) << r.run.calls << r.findings
-         << "\n";
+         << static_cast<int64_t>(r.run.seconds) << std::setw(11) << r.run.calls << std::setw(10)
+         << r.findings << r.run.source << "\n";
   }
   std::cout << (o.json ? rows.dump(2) + "\n" : text.str());
   return kExitOk;

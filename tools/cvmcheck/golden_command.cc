@@ -1,5 +1,6 @@
 // cvmcheck golden generate|verify: the golden fixture suite (docs/golden-format.md).
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <iostream>
 
@@ -12,7 +13,9 @@
 #include "harness/jobs/forked_jobs.h"
 #include "harness/golden/golden.h"
 #include "harness/golden/golden_jobs.h"
+#include "harness/golden/golden_store.h"
 #include "optimized/kernels.h"
+#include "store_options.h"
 
 namespace cvm::cli {
 namespace {
@@ -26,6 +29,8 @@ struct GoldenCli {
   XfailCli xfail;
   ExecCli exec;
   int jobs = 0;
+  StoreCli store;
+  std::string commit;
 };
 
 // One backend's results as JSON, for `cvmcheck report --golden`: the per-operator counts by
@@ -45,6 +50,36 @@ void write_json(const std::string& path, const nlohmann::json& json) {
   std::ofstream out(path);
   out << json.dump(1) << "\n";
   check(out.good(), "cannot write ", path);
+}
+
+// The tables, the JSON when asked and the run in the store when one is selected; the exit
+// status. A corrupt case, or a failing one without a signature (which the store cannot hold),
+// fails whatever --fail-on says.
+int report_verify(const GoldenCli& o, const std::vector<std::string>& backends,
+                  const std::vector<GoldenVerifyResult>& results, const std::string& started,
+                  double seconds) {
+  nlohmann::json json{{"dir", o.dir}, {"backends", nlohmann::json::object()}};
+  int64_t fails = 0, xfails = 0;
+  bool broken = false;
+  for (size_t k = 0; k < backends.size(); ++k) {
+    std::cout << golden_table(results[k], backends[k]);
+    json["backends"][backends[k]] = golden_json(results[k]);
+    for (const GoldenCaseResult& c : results[k].cases) {
+      fails += c.status == "fail";
+      xfails += c.status == "xfail";
+      broken = broken || c.status == "corrupt" || (c.status == "fail" && c.signature.empty());
+    }
+  }
+  if (!o.json.empty()) write_json(o.json, json);
+  std::optional<StoreDelta> delta;
+  if (!o.store.store.empty()) {
+    StoreRun run = golden_store_run(o.dir, backends, results,
+                                    store_run_facts(o.commit, started));
+    run.seconds = seconds;
+    delta = record_in_store(run, golden_store_findings(backends, results), o.store);
+  }
+  const bool failed = broken || findings_fail(fails, xfails, delta, o.store.fail_on);
+  return failed ? kExitMismatch : kExitOk;
 }
 
 // golden verify: every case on each backend, its table, and the JSON when asked.
@@ -77,16 +112,12 @@ int run_verify(const GoldenCli& o) {
       backends.push_back(resolve(name));
     }
   }
-  bool ok = true;
-  nlohmann::json json{{"dir", o.dir}, {"backends", nlohmann::json::object()}};
-  const auto report = [&ok, &json](const GoldenVerifyResult& result, const std::string& backend) {
-    std::cout << golden_table(result, backend);
-    ok = ok && result.ok();
-    json["backends"][backend] = golden_json(result);
-  };
+  const std::string started = utc_now();
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<GoldenVerifyResult> results;
   if (jobs == 1) {
     for (const std::string& backend : backends) {
-      report(verify_golden(registry(), o.dir, backend, xfail), backend);
+      results.push_back(verify_golden(registry(), o.dir, backend, xfail));
     }
   } else {
     for (const std::string& backend : backends) {  // the message one process gives
@@ -94,15 +125,14 @@ int run_verify(const GoldenCli& o) {
             "unknown backend '", backend, "'");
     }
     // Each job runs the optimized kernels on one thread: the jobs already use every core.
-    const std::vector<GoldenVerifyResult> results = verify_golden_jobs(
-        registry(), o.dir, backends, xfail, jobs, [&exec, &backends](int) {
-          opt::set_threads(1);
-          resolve_backends(registry(), backends, exec);
-        });
-    for (size_t i = 0; i < backends.size(); ++i) report(results[i], backends[i]);
+    results = verify_golden_jobs(registry(), o.dir, backends, xfail, jobs,
+                                 [&exec, &backends](int) {
+                                   opt::set_threads(1);
+                                   resolve_backends(registry(), backends, exec);
+                                 });
   }
-  if (!o.json.empty()) write_json(o.json, json);
-  return ok ? kExitOk : kExitMismatch;
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  return report_verify(o, backends, results, started, took.count());
 }
 
 }  // namespace
@@ -119,8 +149,11 @@ Action add_golden_command(CLI::App& app) {
   gen->add_option("--per-rule", o->generate.per_rule,
                   "Generated calls per validity rule (default 1)")
       ->check(CLI::Range(1, 1000));
-  CLI::App* verify = sub->add_subcommand("verify", "Replay every case on a backend");
-  verify->add_option("dir", o->dir, "Suite directory (default golden)");
+  CLI::App* verify = sub->add_subcommand(
+      "verify", "Replay every case on a backend; with --store, record the run and its failing "
+                "cases as findings (docs/nightly.md)");
+  verify->add_option("dir", o->dir,
+                     "Suite directory (default golden; before a --store without a path)");
   verify->add_option("--backend", o->backends,
                      "Backend, or 'all' (default reference); repeatable; exec:COMMAND runs an "
                      "external worker");
@@ -134,6 +167,8 @@ Action add_golden_command(CLI::App& app) {
                      "Processes sharing the cases (default 0: one per core); the same tables and "
                      "exit status for any number")
       ->check(CLI::Range(0, 1024));
+  add_store_options(verify, o->store, "failing case");
+  add_commit_option(verify, o->commit);
   return [o, gen] {
     if (gen->parsed()) {
       const GoldenSummary s = generate_golden(registry(), o->generate);

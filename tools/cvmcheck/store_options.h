@@ -1,11 +1,13 @@
-// The findings store's options as the campaign takes them (--store, --fail-on), and what
-// the command does with them after a run: record it, say what changed, and decide the exit status.
+// The findings store's options as every command writing it takes them (--store, --fail-on,
+// --commit: campaign, golden verify, repro, findings record), and what the command does with them
+// after a run: record it, say what changed, and decide the exit status.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "harness/campaign/campaign.h"
 #include "harness/findings/findings_store.h"
@@ -20,10 +22,26 @@ struct StoreCli {
   std::string fail_on = "unexpected";
 };
 
-void add_store_options(CLI::App* sub, StoreCli& cli);
+// --store and --fail-on; `what_fails` completes --fail-on's help ("mismatch", "failing case").
+void add_store_options(CLI::App* sub, StoreCli& cli, const std::string& what_fails = "mismatch");
+// --store alone, for a command whose exit status the store does not change (repro).
+void add_store_option(CLI::App* sub, StoreCli& cli);
+// --commit, as campaign.json, the report and the store name the commit under test.
+void add_commit_option(CLI::App* sub, std::string& commit);
 
 // The commit as --commit names it, else the working directory's HEAD (short), else "".
 std::string commit_under_test(const std::string& given);
+
+// The facts of a run this process makes: the commit (commit_under_test), this cvmcheck's
+// version, the CPU (cpu_description) and its start time.
+StoreRun store_run_facts(const std::string& commit_option, const std::string& started);
+
+// Records `run` and `findings` in the store when one is selected and prints what changed (the
+// campaign's lines, store_summary); nullopt without a store. RuntimeError (the store untouched)
+// for a foreign, damaged, newer or locked file.
+std::optional<StoreDelta> record_in_store(const StoreRun& run,
+                                          const std::vector<StoreFinding>& findings,
+                                          const StoreCli& cli);
 
 // Records the run in the store when one is selected and prints what changed; nullopt without a
 // store. RuntimeError (the store untouched) for a foreign, damaged, newer or locked file.
@@ -32,7 +50,10 @@ std::optional<StoreDelta> record_in_store(const CampaignResult& result, const St
 
 // Whether the findings fail the run under --fail-on: "unexpected" (default) any unexpected
 // mismatch; "new" only findings new or regressed since the store's last run (without a store,
-// every unexpected finding is new); "any" also expected failures.
+// every unexpected finding is new); "any" also expected failures. `unexpected` and `expected`
+// count the failing calls (or cases) of each kind.
+bool findings_fail(int64_t unexpected, int64_t expected, const std::optional<StoreDelta>& delta,
+                   const std::string& fail_on);
 bool findings_fail(const CampaignResult& result, const std::optional<StoreDelta>& delta,
                    const std::string& fail_on);
 

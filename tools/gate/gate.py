@@ -64,6 +64,9 @@ def parse_args(argv):
                    help="a surviving changed-line mutant fails the gate (default: a warning)")
     p.add_argument("--no-build", action="store_true",
                    help="use the existing build/ (it must be the head's)")
+    p.add_argument("--store", default=None,
+                   help="findings store the campaign records its run in (docs/nightly.md; "
+                        "default OUT/findings.sqlite)")
     return p.parse_args(argv)
 
 
@@ -174,6 +177,7 @@ def main(argv=None):
     import steps
     ctx = steps.Context(REPO, args.out, impact, families)
     ctx.head_id, ctx.base_id = head_id, fork
+    ctx.store = os.path.abspath(args.store or os.path.join(args.out, "findings.sqlite"))
     rows = [(f.path, impact.reasons.get(f.path, "")) for f in files]
     for path, why in rows:
         print(f"gate: {path}: {why}")

@@ -186,13 +186,20 @@ def with_variants(ctx, backends):
                              if b.get("variant_of") in backends and b["available"]]
 
 
+def campaign_store(ctx):
+    """The findings store the campaign records in (gate.py --store; default OUT/findings.sqlite),
+    so that the gate's findings are keyed and kept as the nightly's are."""
+    return getattr(ctx, "store", None) or os.path.join(ctx.out, "findings.sqlite")
+
+
 def campaign(ctx, seconds, seed, backends):
     """A time-boxed campaign over the operators (round-robin, so the time is split across
     them) and the affected backends; its findings are annotated at the operator's lines."""
     report = os.path.join(ctx.out, "campaign")
     cmd = [os.path.join(ctx.bin, "cvmcheck"), "campaign", "--ops", ",".join(ctx.ops),
            "--seconds", str(seconds), "--seed", str(seed), "--report", report, "--quiet",
-           "--commit", (getattr(ctx, "head_id", "") or "")[:12]]
+           "--commit", (getattr(ctx, "head_id", "") or "")[:12],
+           "--store", campaign_store(ctx)]
     backends = with_variants(ctx, backends)
     if backends:
         cmd += ["--backends", ",".join(backends)]

@@ -308,5 +308,31 @@ class GateCommandLine(unittest.TestCase):
             self.assertEqual(os.listdir(out), [])
 
 
+class CampaignStep(unittest.TestCase):
+    def _command(self, store):
+        """The campaign step's command line (no binary run: steps.run is replaced)."""
+        import steps
+        seen = []
+        saved = steps.run
+        steps.run = lambda cmd, ctx, log, timeout, env=None: (seen.append(cmd) or (1, 0.0, ""))
+        try:
+            with tempfile.TemporaryDirectory() as out:
+                ctx = steps.Context(out, out, mapping.map_changes([], lambda p: []), FAMILIES)
+                if store:
+                    ctx.store = store
+                step = steps.campaign(ctx, 1, 7, [])
+                default = os.path.join(out, "findings.sqlite")
+        finally:
+            steps.run = saved
+        self.assertEqual(step.status, "error")  # no campaign.json: nothing ran
+        return seen[0], default
+
+    def test_the_campaign_records_in_the_findings_store(self):
+        cmd, default = self._command(None)
+        self.assertEqual(cmd[cmd.index("--store") + 1], default)
+        cmd, _ = self._command("/tmp/nightly.sqlite")
+        self.assertEqual(cmd[cmd.index("--store") + 1], "/tmp/nightly.sqlite")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
