@@ -13,6 +13,7 @@
 #include "harness/engine/call.h"
 #include "harness/findings/expectations.h"
 #include "registry/registry.h"
+#include "support/paths.h"
 #include "support/planted_registry.h"
 
 namespace cvm {
@@ -116,6 +117,12 @@ TEST(KnownDifferences, NumericConditionsCompareSumsOfAttributesAndInputPropertie
   EXPECT_EQ(match(shift, call_of("cvm_right_shift", {{"shift_bit", " 32 "}}, {x})), 1);
   EXPECT_EQ(match(shift, call_of("cvm_right_shift", {{"shift_bit", "x"}}, {x})), -1);
 
+  const ExpectedFailures ruled =
+      list_of("sig:dense|*|class|logic_error->ok&rule=global.value_range  data clamped\n");
+  EXPECT_EQ(ruled.match({"dense", "c", "global.value_range", "dense|w|class|logic_error->ok", nullptr}), 0);
+  EXPECT_EQ(ruled.match({"dense", "c", "dense.units_below_1", "dense|w|class|logic_error->ok", nullptr}), -1);
+  EXPECT_THROW(list_of("sig:max|*&rule<3 reason\n"), LogicError);
+
   const ExpectedFailures values = list_of(
       "sig:nms|*&in1.min<=0  early return\n"
       "sig:nms|*&in0.col0.min<0  negative id\n"
@@ -195,6 +202,30 @@ TEST(KnownDifferences, AnUnexplainedFindingShrinksToAnUnexplainedCall) {
   EXPECT_GT(unexplained, 0);
   EXPECT_GT(explained, 0);
   std::filesystem::remove_all(root);
+}
+
+// Every list an adapter ships parses, and each entry of the original runtime's lists starts its
+// reason with the rule id that classify.py counts golden's cases by.
+TEST(KnownDifferences, TheAdaptersListsParseAndNameTheirRules) {
+  namespace fs = std::filesystem;
+  int lists = 0;
+  for (const auto& adapter : fs::directory_iterator(fs::path(CVMCHECK_SOURCE_DIR) / "adapters")) {
+    if (!adapter.is_directory()) continue;
+    for (const auto& file : fs::directory_iterator(adapter.path())) {
+      const std::string name = file.path().filename().string();
+      const bool list = name.rfind("known-", 0) == 0 || name.rfind("xfail-", 0) == 0;
+      if (!list || file.path().extension() != ".txt") continue;
+      SCOPED_TRACE(file.path().string());
+      const ExpectedFailures read = ExpectedFailures::read(file.path().string());
+      EXPECT_FALSE(read.empty());
+      ++lists;
+      if (adapter.path().filename() != "cvm-runtime") continue;
+      for (const ExpectationEntry& e : read.entries()) {
+        EXPECT_EQ(e.reason.rfind('[', 0), 0u) << e.source << ": " << e.reason;
+      }
+    }
+  }
+  EXPECT_GE(lists, 8);  // cvm-runtime 4, onnxruntime 2, tfjs 2
 }
 
 }  // namespace

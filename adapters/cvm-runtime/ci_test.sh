@@ -7,7 +7,9 @@
 #   CVM_RUNTIME_DIR=/path/to/cvm-runtime bash adapters/cvm-runtime/ci_test.sh [CVMCHECK_BINARY]
 #
 # With CVMCHECK_BINARY (the ctest passes build/bin/cvmcheck) the replay is `cvmcheck golden verify`
-# with the worker as an exec backend; without it, replay_golden.py (numpy alone).
+# with the worker as an exec backend and the known-difference lists (known-differences.txt, then
+# known-cpu.txt), as a campaign applies them; without it, replay_golden.py (numpy alone)
+# with the lists by case name that classify.py writes from them (xfail-formal.txt, xfail-cpu.txt).
 #
 # Without CVM_RUNTIME_DIR (CI has no checkout of the original), or with one that is not a
 # cvm-runtime checkout, it prints the reason and exits 77, which ctest reports as skipped.
@@ -38,9 +40,11 @@ for device in formal cpu; do
   # upsampling/example_scale_4096 runs (8192 x 8192 output) where the contract refuses it; the
   # timeout bounds it (expected failure max-attr-inclusive).
   if [ -n "$cvmcheck" ]; then
+    lists=(--xfail "$here/known-differences.txt")
+    [ "$device" = cpu ] && lists+=(--xfail "$here/known-cpu.txt")
     "$cvmcheck" golden verify "$root/golden" --call-timeout 20 \
       --backend-def "cvm-runtime-$device=$build/bin/cvm-runtime-worker --device $device" \
-      --backend "cvm-runtime-$device" --xfail "$here/xfail-$device.txt" || status=1
+      --backend "cvm-runtime-$device" "${lists[@]}" || status=1
   else
     /usr/bin/python3 "$here/replay_golden.py" --golden "$root/golden" --timeout 20 \
       --worker "$build/bin/cvm-runtime-worker --device $device" \

@@ -17,7 +17,7 @@ namespace cvm {
 namespace {
 
 constexpr const char* kForms =
-    "name=GLOB, attr.NAME=GLOB, inK.shape=GLOB, inK.has=V, or NUMBER OP N with OP one of = != < "
+    "name=GLOB, rule=GLOB, attr.NAME=GLOB, inK.shape=GLOB, inK.has=V, or NUMBER OP N with OP one of = != < "
     "<= > >= and NUMBER a sum of attr.NAME and inK.ndim, prec, size, min, max, min_dim, max_dim, "
     "colJ.min, colJ.max";
 
@@ -192,8 +192,8 @@ CallCondition parse_condition(const std::string& text, const std::string& source
   c.comparison = c.negated ? "=" : comparison;
   const bool equality = c.comparison == "=";
   const bool sum = subject.find('+') != std::string::npos;
-  if (equality && subject == "name") {
-    c.property = "name";
+  if (equality && (subject == "name" || subject == "rule")) {
+    c.property = subject;
     return c;
   }
   if (equality && !sum && subject.rfind("attr.", 0) == 0 && subject.size() > 5) {
@@ -208,7 +208,8 @@ CallCondition parse_condition(const std::string& text, const std::string& source
     if (c.property == "has") integer(c.value, source);
     return c;
   }
-  verify(subject != "name", source, ": condition '", text, "': name takes = or != only");
+  verify(subject != "name" && subject != "rule", source, ": condition '", text,
+         "': name and rule take = or != only");
   parse_numeric(c, subject, source);
   return c;
 }

@@ -86,7 +86,11 @@ int ExpectedFailures::match(const FailureFacts& facts) const {
       selected = glob(e.op_glob, facts.op) && glob(e.case_glob, facts.case_name);
     }
     for (const CallCondition& c : e.conditions) {
-      selected = selected && facts.call != nullptr && c.holds(*facts.call);
+      // The rule a negative case breaks is a fact of the failure, known without the call.
+      const bool holds = c.property == "rule"
+                             ? glob(c.value, facts.rule) != c.negated
+                             : facts.call != nullptr && c.holds(*facts.call);
+      selected = selected && holds;
     }
     if (selected) return static_cast<int>(i);
   }

@@ -12,6 +12,7 @@
 // on the call may follow the selector, each after '&', all of which must hold (NAME!=VALUE: the
 // condition does not hold):
 //   name=GLOB        the operator's name as called (an alias: `name=slice`)
+//   rule=GLOB        the rule id a negative case or call breaks (`rule=global.value_range`)
 //   attr.NAME=GLOB   the attribute's value (an absent attribute fails; `attr.end!=*`: absent)
 //   inK.shape=GLOB   dims joined by 'x' (`2x3`; a scalar is empty)
 //   inK.has=V        some element of input K equals V
@@ -45,7 +46,7 @@ struct NumericTerm {
 // One condition of an entry on the call (see above).
 struct CallCondition {
   std::string text;      // as written: "attr.axis=()"
-  std::string property;  // "name", "attr" or "shape", "has" (globs); else a numeric one's
+  std::string property;  // "name", "rule", "attr" or "shape", "has" (globs); else a numeric one's
                          // single input property ("ndim", "prec", ...) or "number"
   std::string name;      // the attribute's name
   int input = -1;        // the input's index
