@@ -159,6 +159,32 @@ TEST(ShrinkFinding, ALargeDrawShrinksAndKeepsItsSignature) {
   FAIL() << "no large failing draw found";
 }
 
+// A finding that hangs on one value of a large input, with no shrinks of the generator's left
+// (as when a redrawn shape loses the value), is cut around that value down to one element.
+TEST(ShrinkFinding, CutsKeepTheValueTheFindingHangsOn) {
+  PlantedBug bug;
+  for (const PlantedBug& b : planted_bugs()) {
+    if (b.op == "cvm_right_shift") bug = b;
+  }
+  const auto r = registry_with(bug);
+  Call call;
+  call.op = "cvm_right_shift";
+  call.attrs = {{"precision", "8"}, {"shift_bit", "1"}};
+  std::vector<int32_t> values(5 * 4 * 6, 0);
+  values[67] = 3;  // a positive tie, which the planted backend rounds toward zero
+  call.inputs = {Tensor::from_values({5, 4, 6}, values, 8)};
+  const CallVerdict verdict = judge_call(*r, call, {bug.backend}, "", "");
+  ASSERT_FALSE(verdict.passed);
+  const std::string signature = finding_signature(call.op, verdict, call.rule);
+  const ShrinkResult shrunk =
+      shrink_finding(*r, rc::shrinkable::just(call), verdict, {bug.backend}, signature, 30);
+  EXPECT_EQ(shrunk.original_elements, 120);
+  ASSERT_EQ(shrunk.shrunk_elements, 1);
+  EXPECT_EQ(shrunk.call.inputs[0].get(0), 3);
+  EXPECT_EQ(finding_signature(shrunk.call.op, shrunk.verdict, shrunk.call.rule), signature);
+  EXPECT_EQ(shrunk.steps, 3);  // one cut per axis
+}
+
 // The campaign-wide bounds hold whatever the per-signature cap: no more directories than
 // max_repros beyond each finding's first, none with max_repros 0 or once the byte bound is
 // reached.
