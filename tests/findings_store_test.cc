@@ -17,27 +17,19 @@
 #include "harness/findings/findings_store.h"
 #include "registry/registry.h"
 #include "support/planted_registry.h"
+#include "support/temp_dir.h"
 
 namespace cvm {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh directory per test, removed after it.
-class FindingsStoreTest : public ::testing::Test {
+class FindingsStoreTest : public testing::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("cvmcheck-store-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  FindingsStoreTest() : TempDirTest("cvmcheck-store") {}
   std::string path(const std::string& name = "findings.sqlite") const {
     return (dir_ / name).string();
   }
-  fs::path dir_;
 };
 
 StoreRun run_of(std::vector<std::string> ops, std::vector<std::string> backends,

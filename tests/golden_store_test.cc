@@ -4,7 +4,6 @@
 // alone; a fuzz input is recorded as a run of its one finding.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,6 +19,7 @@
 #include "support/cli.h"
 #include "support/paths.h"
 #include "support/planted_registry.h"
+#include "support/temp_dir.h"
 
 namespace cvm {
 namespace {
@@ -37,19 +37,10 @@ const PlantedBug& planted_bug() {
 
 std::string suite() { return (fs::path(CVMCHECK_SOURCE_DIR) / "golden").string(); }
 
-// A fresh directory per test, removed after it.
-class GoldenStoreTest : public ::testing::Test {
+class GoldenStoreTest : public testing::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("cvmcheck-golden-store-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  GoldenStoreTest() : TempDirTest("cvmcheck-golden-store") {}
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
 };
 
 // One golden verify of `backend` on `registry`, recorded in `store`.
