@@ -68,44 +68,39 @@ def rule_const_pm1(code, line=None):
             yield m.start(1), m.end(1), str(v - 1)
 
 
+def _depth0_stop(code, start, stops):
+    """(i, c): the first character from `start` that is in `stops` outside brackets, or the
+    bracket that closes one opened before `start`; (None, None) at the end of the line."""
+    depth = 0
+    for i in range(start, len(code)):
+        c = code[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth < 0:
+                return i, c
+        elif c in stops and depth == 0:
+            return i, c
+    return None, None
+
+
 def _ternary_arms(code, q):
     """(b_start, b_end, c_start, c_end) of the `cond ? b : c` whose '?' is at q, or None."""
-    depth, colon = 0, None
-    for i in range(q + 1, len(code)):
-        c = code[i]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth < 0:
-                return None
-        elif c == "?" and depth == 0:
-            return None  # a nested conditional: the outer arms are ambiguous on one line
-        elif c == ":" and depth == 0:
-            if code[i - 1] == ":" or code[i + 1:i + 2] == ":":
-                continue
-            colon = i
-            break
-    if colon is None:
+    colon = q
+    while True:
+        colon, c = _depth0_stop(code, colon + 1, "?:")
+        if c is None or c != ":":
+            return None  # no ':', or a nested conditional: the outer arms are ambiguous
+        if code[colon - 1] != ":" and code[colon + 1:colon + 2] != ":":
+            break  # not a '::'
+    end, c = _depth0_stop(code, colon + 1, "?;,")
+    if c == "?":
         return None
-    depth, end = 0, len(code)
-    for i in range(colon + 1, len(code)):
-        c = code[i]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth < 0:
-                end = i
-                break
-        elif c in ";," and depth == 0:
-            end = i
-            break
-        elif c == "?" and depth == 0:
-            return None
-    else:
+    if end is None:
         if not code.rstrip().endswith((";", ")")):
             return None  # the last arm goes on over the next line
+        end = len(code)
     return q + 1, colon, colon + 1, end
 
 
