@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "cvmcheck/errors.h"
@@ -174,9 +175,9 @@ void parse_numeric(CallCondition& c, const std::string& subject, const std::stri
   c.property = c.terms.size() == 1 && first.attr.empty() ? first.property : "number";
   c.input = c.terms.size() == 1 ? first.input : -1;
   if (c.comparison == "=") {
-    integer_range(c.value, source);
+    std::tie(c.lo, c.hi) = integer_range(c.value, source);
   } else {
-    integer(c.value, source);
+    c.lo = c.hi = integer(c.value, source);
   }
 }
 
@@ -205,7 +206,7 @@ CallCondition parse_condition(const std::string& text, const std::string& source
   if (equality && input && (input->second == "shape" || input->second == "has")) {
     c.input = input->first;
     c.property = input->second;
-    if (c.property == "has") integer(c.value, source);
+    if (c.property == "has") c.lo = c.hi = integer(c.value, source);
     return c;
   }
   verify(subject != "name" && subject != "rule", source, ": condition '", text,
@@ -222,15 +223,11 @@ bool CallCondition::holds_numeric(const Call& call) const {
     const std::optional<int64_t> v = term_value(call, term);
     if (!v || __builtin_add_overflow(total, *v, &total)) return false;
   }
-  if (comparison == "=") {
-    const auto [lo, hi] = integer_range(value, text);
-    return lo <= total && total <= hi;
-  }
-  const int64_t n = integer(value, text);
-  if (comparison == "<") return total < n;
-  if (comparison == "<=") return total <= n;
-  if (comparison == ">") return total > n;
-  return total >= n;
+  if (comparison == "=") return lo <= total && total <= hi;
+  if (comparison == "<") return total < lo;
+  if (comparison == "<=") return total <= lo;
+  if (comparison == ">") return total > lo;
+  return total >= lo;
 }
 
 bool CallCondition::holds_plain(const Call& call) const {
@@ -244,7 +241,7 @@ bool CallCondition::holds_plain(const Call& call) const {
   if (input < 0 || static_cast<size_t>(input) >= call.inputs.size()) return false;
   const Tensor& t = call.inputs[static_cast<size_t>(input)];
   if (property == "shape") return glob(value, shape_text(t));
-  return has_value(t, std::stoll(value));
+  return has_value(t, lo);
 }
 
 }  // namespace cvm

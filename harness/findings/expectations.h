@@ -53,6 +53,7 @@ struct CallCondition {
   std::string value;
   bool negated = false;  // written NAME!=VALUE
   std::string comparison = "=";    // = < <= > >= (!= is = negated)
+  int64_t lo = 0, hi = 0;          // the value as integers: N..M for =, N otherwise (has: V)
   std::vector<NumericTerm> terms;  // a numeric condition's sum; empty for a glob
   bool holds(const Call& call) const;
 
