@@ -37,11 +37,12 @@ int64_t salient_index(const Tensor& t, int axis) {
   return best / inner % t.dim(axis);
 }
 
-// Calls with one axis of one input cut: to the salient index alone, then to either half. The
-// generator's shrinks redraw values with the shape, so a finding that hangs on one value can
-// stop there with a large input; cutting around that value goes further.
-std::vector<Call> cuts(const Call& call) {
-  std::vector<Call> out;
+// Offers `take` calls with one axis of one input cut: to the salient index alone, then to either
+// half, building each only when offered; true once `take` takes one. The generator's shrinks
+// redraw values with the shape, so a finding that hangs on one value can stop there with a large
+// input; cutting around that value goes further.
+template <typename Take>
+bool offer_cuts(const Call& call, Take take) {
   for (size_t k = 0; k < call.inputs.size(); ++k) {
     const Tensor& t = call.inputs[k];
     for (int axis = 0; axis < t.ndim(); ++axis) {
@@ -49,12 +50,13 @@ std::vector<Call> cuts(const Call& call) {
       if (d < 2) continue;
       const int64_t s = salient_index(t, axis);
       for (const auto& [begin, end] : {std::pair{s, s + 1}, {int64_t{0}, (d + 1) / 2}, {d / 2, d}}) {
-        out.push_back(call);
-        out.back().inputs[k] = cut(t, axis, begin, end);
+        Call candidate = call;
+        candidate.inputs[k] = cut(t, axis, begin, end);
+        if (take(std::move(candidate))) return true;
       }
     }
   }
-  return out;
+  return false;
 }
 
 }  // namespace
@@ -104,18 +106,11 @@ ShrinkResult shrink_finding(const Registry& registry, const rc::Shrinkable<Call>
       break;
     }
   }
-  for (bool progress = true; progress;) {
-    progress = false;
-    for (Call& candidate : cuts(result.call)) {
-      if (Clock::now() >= deadline) {
-        result.out_of_time = true;
-        return result;
-      }
-      if (take(std::move(candidate))) {
-        progress = true;
-        break;
-      }
-    }
+  const auto take_in_time = [&](Call candidate) {
+    result.out_of_time = result.out_of_time || Clock::now() >= deadline;
+    return !result.out_of_time && take(std::move(candidate));
+  };
+  while (!result.out_of_time && offer_cuts(Call(result.call), take_in_time)) {
   }
   return result;
 }
