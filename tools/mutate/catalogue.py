@@ -88,20 +88,15 @@ def code_part(line):
 def _call_args(code, open_paren):
     """Spans (start, end) of the top-level arguments of the call whose '(' is at open_paren,
     and the index of its ')'; None when unbalanced on this line."""
-    depth, start, spans = 0, open_paren + 1, []
-    for i in range(open_paren, len(code)):
-        c = code[i]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                spans.append((start, i))
-                return spans, i
-        elif c == "," and depth == 1:
-            spans.append((start, i))
-            start = i + 1
-    return None
+    spans, start = [], open_paren + 1
+    while True:
+        i, c = more_rules.depth0_stop(code, start, ",")
+        if c is None:
+            return None
+        spans.append((start, i))
+        if c != ",":
+            return spans, i  # the bracket that closes the call
+        start = i + 1
 
 
 # --- rules: each yields (start, end, replacement) edits on the line -------------------------

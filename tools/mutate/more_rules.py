@@ -68,9 +68,10 @@ def rule_const_pm1(code, line=None):
             yield m.start(1), m.end(1), str(v - 1)
 
 
-def _depth0_stop(code, start, stops):
+def depth0_stop(code, start, stops):
     """(i, c): the first character from `start` that is in `stops` outside brackets, or the
-    bracket that closes one opened before `start`; (None, None) at the end of the line."""
+    bracket that closes one opened before `start`; (None, None) at the end of the line. Shared
+    with catalogue.py's argument spans."""
     depth = 0
     for i in range(start, len(code)):
         c = code[i]
@@ -89,12 +90,12 @@ def _ternary_arms(code, q):
     """(b_start, b_end, c_start, c_end) of the `cond ? b : c` whose '?' is at q, or None."""
     colon = q
     while True:
-        colon, c = _depth0_stop(code, colon + 1, "?:")
+        colon, c = depth0_stop(code, colon + 1, "?:")
         if c is None or c != ":":
             return None  # no ':', or a nested conditional: the outer arms are ambiguous
         if code[colon - 1] != ":" and code[colon + 1:colon + 2] != ":":
             break  # not a '::'
-    end, c = _depth0_stop(code, colon + 1, "?;,")
+    end, c = depth0_stop(code, colon + 1, "?;,")
     if c == "?":
         return None
     if end is None:
