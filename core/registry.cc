@@ -135,6 +135,7 @@ Outcome run_op_outcome(const Registry& registry, const std::string& backend,
     return b->external(op, attrs, inputs);
   }
   Outcome outcome;
+  paths::clear();  // a path hit outside a backend run (a reference kernel, a test) is not this call's
   try {
     outcome.outputs = run_op(registry, backend, op, attrs, inputs);
   } catch (const LogicError& e) {
@@ -145,6 +146,7 @@ Outcome run_op_outcome(const Registry& registry, const std::string& backend,
     outcome.kind = OutcomeKind::kRuntimeError;
     outcome.message = e.what();
   }
+  outcome.paths = paths::take();
   return outcome;
 }
 

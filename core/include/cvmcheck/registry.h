@@ -13,6 +13,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "cvmcheck/attrs.h"
+#include "cvmcheck/paths.h"
 #include "cvmcheck/tensor.h"
 
 namespace cvm {
@@ -91,6 +92,14 @@ struct Backend {
   // backend skips every call of one of them: a backend that lost a family must not pass with
   // its rows turned to "skipped". Empty: the backend declares nothing.
   std::set<std::string> declared_ops;
+  // The kernel paths this backend declares (cvmcheck/paths.h, docs/paths.md): a campaign counts
+  // the calls that reached each and fails when one its operators could take was never reached,
+  // unless it is in unreachable_paths, with the reason (an ISA this CPU lacks, no device).
+  // A variant declares the paths its forced choice can take. Empty: the backend reports none.
+  std::vector<std::string> paths;
+  std::map<std::string, std::string> unreachable_paths;
+  // The sizes that decide between its paths, for the generators to draw on either side of.
+  std::vector<PathThreshold> thresholds;
 
   void add(const std::string& op, Kernel kernel) { kernels[op] = std::move(kernel); }
   bool implements(const std::string& op) const {
@@ -147,6 +156,9 @@ struct Outcome {
   // "hang" (over the call timeout) or "protocol_error" (a malformed reply). The kind is then
   // runtime_error, and the diff reports the failure as its own finding kind.
   std::string failure;
+  // The ids of the kernel paths the call took, as the backend reported them (cvmcheck/paths.h;
+  // a worker's reply field, docs/backend-protocol.md); empty when it reports none.
+  std::vector<std::string> paths;
 };
 
 Outcome run_op_outcome(const Registry& registry, const std::string& backend,
