@@ -9,6 +9,8 @@ namespace {
 // Below this many elements a tensor's value pass stays on one thread: waking the pool costs
 // more than the pass (the optimized kernels use the same threshold, opt::threads_for).
 constexpr int64_t kTeamMinElements = int64_t{1} << 16;
+// The optimized backend declares this path with its ops (optimized/paths.h); marked here.
+const int kPathValueCheckThreaded = paths::define("infer.value_check.threaded", "", "");
 
 // The min/max loop, written so it vectorizes (select form), compiled for the baseline and, on
 // x86, for AVX2 and chosen once by CPUID: the library is built without -march, and SSE2 has no
@@ -59,6 +61,7 @@ void min_max(const T* data, int64_t n, int team, int64_t& lo, int64_t& hi) {
   const MinMaxFn<T> fn = min_max_fn<T>();
   T mn = std::numeric_limits<T>::max(), mx = std::numeric_limits<T>::min();
   if (team > 1 && n >= kTeamMinElements) {
+    paths::hit(kPathValueCheckThreaded);
     const int64_t chunks = (n + kTeamMinElements - 1) / kTeamMinElements;
 #pragma omp parallel num_threads(team)
     {

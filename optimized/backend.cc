@@ -6,6 +6,7 @@
 
 #include "infer/common.h"
 #include "optimized/kernels.h"
+#include "optimized/paths.h"
 
 namespace cvm::opt {
 namespace {
@@ -31,13 +32,17 @@ int threads() {
   return g_threads;
 }
 
-static int64_t g_work_threshold = int64_t{1} << 16;  // elementary operations
+static int64_t g_work_threshold = path::kWorkThreshold;  // elementary operations
 
 void set_work_threshold(int64_t work) { g_work_threshold = work; }
 
 int64_t work_threshold() { return g_work_threshold; }
 
-int threads_for(int64_t work) { return work >= g_work_threshold ? threads() : 1; }
+int threads_for(int64_t work) {
+  const int team = work >= g_work_threshold ? threads() : 1;
+  path::hit_if(team > 1, path::kThreads);
+  return team;
+}
 
 Backend make_backend() {
   Backend backend;
@@ -47,6 +52,7 @@ Backend make_backend() {
 #undef CVMCHECK_FAMILY_KERNELS
     add(backend);
   }
+  path::declare(backend, -1, false);
   return backend;
 }
 

@@ -64,6 +64,12 @@ std::array<fused::Seen, 2> run_plan(const Plan& plan, const A* a, const B* b, in
       : sa == 1          ? fused::binary_pass<true, false, A, B, F>()
       : sb == 1          ? fused::binary_pass<false, true, A, B, F>()
                          : fused::binary_pass<false, false, A, B, F>();
+  // Neither operand steps along the merged inner axis only when it is the size-1 axis of a
+  // one-element output (the plan's placeholder): no path of its own.
+  path::hit(sa == 1 && sb == 1 ? path::kBroadcastInnerBoth
+            : sa == 1          ? path::kBroadcastInnerA
+                               : path::kBroadcastInnerB);
+  path::hit_if(rows > 1, path::kBroadcastRows);
   // Rows are the chunks here (a row of the operands' data at a time, however long).
   const int team = threads_for(rows * inner);
   std::array<fused::Seen, 2> all{};

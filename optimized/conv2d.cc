@@ -24,6 +24,7 @@
 #include "infer/nn.h"
 #include "optimized/kernels.h"
 #include "optimized/nn_gemm.h"
+#include "optimized/paths.h"
 
 namespace cvm::opt {
 namespace {
@@ -120,7 +121,8 @@ template <typename T>
 std::pair<int32_t, int32_t> value_range(const T* data, int64_t n, nn::RangeFn<T> range_fn,
                                         int team) {
   int32_t lo = 0, hi = 0;
-  const int64_t chunk = int64_t{1} << 16;
+  const int64_t chunk = path::kConvRangeChunk;
+  path::hit_if(n > chunk, path::kConvRangeChunks);
 #pragma omp parallel num_threads(team)
   {
     int32_t range[2] = {0, 0};
@@ -222,6 +224,10 @@ void gemm_image(const infer::Conv2dInference& c, const Plan& p, const NnIsa& isa
   const int64_t per_range = (p.panels + ranges - 1) / ranges;
   const int64_t pixel_bytes = p.g * p.eb;
   const bool direct_store = p.wps >= p.lanes;  // a vector then spans at most two image rows
+  path::hit_if(!direct_store, path::kConvScratchStore);
+  path::hit_if(c.out_per_group % p.mr != 0, path::kConvPartialPanel);
+  path::hit_if(per_range >= 2, path::kConvPanelRun);
+  path::hit_if(ranges >= 2, path::kConvPanelRanges);
 #pragma omp parallel num_threads(team)
   {
     std::vector<int32_t> scratch;  // a tile, when a vector can span more than two image rows
@@ -372,6 +378,8 @@ std::vector<Tensor> conv2d(const OpContext& ctx) {
   if (deferred) check_tensor_values(ctx.inputs[0], 0, isa, team);
   Plan p;
   if (make_plan(c, isa, p)) {
+    path::hit(isa.isa == Isa::kAvx512Vnni ? path::kConvGemmVnni : path::kConvGemmAvx2);
+    path::hit_if(p.panels >= 2, path::kConvPanels);
     if (ctx.inputs[0].dtype() == DType::kInt8) {
       run_gemm<int8_t>(c, p, isa, ctx, y, team);
     } else {
@@ -379,6 +387,8 @@ std::vector<Tensor> conv2d(const OpContext& ctx) {
     }
   } else {
     if (deferred) check_tensor_values(ctx.inputs[1], 1, isa, team);
+    path::hit(path::kConvDirect);
+    path::hit_if(isa.gemm, path::kConvDeclined);
     run_direct(c, isa, ctx, y, team);
   }
   return nn::only(std::move(y));

@@ -17,6 +17,7 @@
 #include "infer/nn.h"
 #include "optimized/kernels.h"
 #include "optimized/nn_gemm.h"
+#include "optimized/paths.h"
 
 namespace cvm::opt {
 namespace {
@@ -24,7 +25,7 @@ namespace {
 using nn::NnIsa;
 using nn::Tile;
 
-constexpr int64_t kBlockSteps = 1024;  // k-steps per B block (VNNI: 4096 k x 64 columns)
+constexpr int64_t kBlockSteps = path::kDenseBlockSteps;  // VNNI: 4096 k x 64 columns
 
 std::vector<int32_t> widened(const Tensor& t) {
   std::vector<int32_t> v(static_cast<size_t>(t.size()));
@@ -51,6 +52,11 @@ Ranges run_gemm(const infer::DenseInference& d, const NnIsa& isa, const T* x, co
   const int64_t chunks =
       std::min(row_panels, std::max<int64_t>(1, (2 * team + col_panels - 1) / col_panels));
   const int64_t panels_per_chunk = (row_panels + chunks - 1) / chunks;
+  path::hit(isa.isa == Isa::kAvx512Vnni ? path::kDenseGemmVnni : path::kDenseGemmAvx2);
+  path::hit_if(kblocks > 1, path::kDenseKBlocks);
+  path::hit_if(chunks > 1, path::kDenseRowChunks);
+  path::hit_if(d.rows % mr != 0, path::kDensePartialPanel);
+  path::hit_if(d.units % lanes != 0, path::kDenseColumnTail);
 
   // X as A panels: panel i holds rows [i*mr, i*mr + rows) as [kt][rows][G] (shifted on VNNI).
   Ranges ranges;
@@ -162,6 +168,7 @@ std::vector<Tensor> dense(const OpContext& ctx) {
                                  isa.pack_b_i32);
     } else {
       // Mixed storage: widen the int8 operand so both share one type.
+      path::hit(path::kDenseMixed);
       const std::vector<int32_t> wide = widened(x8 ? x : w);
       const int32_t* xp = x8 ? wide.data() : x.i32();
       const int32_t* wp = x8 ? w.i32() : wide.data();
@@ -170,8 +177,10 @@ std::vector<Tensor> dense(const OpContext& ctx) {
     infer::check_value_range(0, r.x_lo, r.x_hi, x.precision());
     infer::check_value_range(1, r.w_lo, r.w_hi, w.precision());
   } else if (x8) {
+    path::hit(path::kDenseDirect);
     run_direct<int8_t>(d, isa, x.i8(), w, bias, y.i32(), team, isa.dense_i8);
   } else {
+    path::hit(path::kDenseDirect);
     run_direct<int32_t>(d, isa, x.i32(), w, bias, y.i32(), team, isa.dense_i32);
   }
   return nn::only(std::move(y));

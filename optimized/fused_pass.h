@@ -20,6 +20,7 @@
 
 #include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
+#include "optimized/paths.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define CVM_FUSED_X86 1
@@ -31,7 +32,7 @@ namespace cvm::opt::fused {
 
 // Elements per chunk: a few thousand keeps the per-chunk call negligible while a thread's share
 // of a large tensor is still many chunks.
-constexpr int64_t kChunk = 4096;
+constexpr int64_t kChunk = path::kFusedChunk;
 
 // The smallest and largest value a pass saw in one input; lo > hi when it saw none.
 struct Seen {
@@ -114,10 +115,20 @@ CVM_FUSED_AVX512 void binary_avx512(const A* a, const B* b, int32_t* out, int64_
 }
 #endif
 
+// Marks the pass of the active ISA taken: the three ISA passes are each a path.
+inline Isa hit_isa_pass() {
+  const Isa isa = active_isa();
+  path::hit(isa == Isa::kAvx512Vnni ? path::kFusedAvx512
+            : isa == Isa::kAvx2     ? path::kFusedAvx2
+                                    : path::kFusedPortable);
+  return isa;
+}
+
 template <typename T, typename F>
 UnaryPass<T, F> unary_pass() {
+  [[maybe_unused]] const Isa isa = hit_isa_pass();
 #ifdef CVM_FUSED_X86
-  switch (active_isa()) {
+  switch (isa) {
     case Isa::kAvx512Vnni: return unary_avx512<T, F>;
     case Isa::kAvx2: return unary_avx2<T, F>;
     case Isa::kPortable: break;
@@ -128,8 +139,9 @@ UnaryPass<T, F> unary_pass() {
 
 template <bool kA, bool kB, typename A, typename B, typename F>
 BinaryPass<A, B, F> binary_pass() {
+  [[maybe_unused]] const Isa isa = hit_isa_pass();
 #ifdef CVM_FUSED_X86
-  switch (active_isa()) {
+  switch (isa) {
     case Isa::kAvx512Vnni: return binary_avx512<kA, kB, A, B, F>;
     case Isa::kAvx2: return binary_avx2<kA, kB, A, B, F>;
     case Isa::kPortable: break;
@@ -143,6 +155,7 @@ BinaryPass<A, B, F> binary_pass() {
 template <size_t kInputs, typename Body>
 std::array<Seen, kInputs> for_chunks(int64_t n, int64_t work, Body body) {
   const int64_t chunks = (n + kChunk - 1) / kChunk;
+  path::hit(chunks > 1 ? path::kFusedChunks : path::kFusedOneChunk);
   const int team = chunks > 1 ? threads_for(work) : 1;
   std::array<Seen, kInputs> all{};
 #pragma omp parallel num_threads(team) if (team > 1)

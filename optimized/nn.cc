@@ -11,6 +11,7 @@
 
 #include "optimized/kernels.h"
 #include "optimized/nn_gemm.h"
+#include "optimized/paths.h"
 
 namespace cvm::opt {
 
@@ -30,8 +31,9 @@ std::vector<Tensor> relu(const OpContext& ctx) {
   const Tensor& x = ctx.inputs[0];
   const int64_t n = x.size();
   const int team = threads_for(n);
-  const int64_t chunk = 1 << 14;
+  const int64_t chunk = path::kReluChunk;
   const int64_t chunks = (n + chunk - 1) / chunk;
+  path::hit(chunks > 1 ? path::kReluChunks : path::kReluOneChunk);
 #pragma omp parallel for num_threads(team) schedule(static)
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t first = c * chunk, last = std::min(n, first + chunk);
@@ -117,6 +119,7 @@ std::vector<Tensor> upsampling(const OpContext& ctx) {
   const int64_t rows = x.dim(0) * x.dim(1) * x.dim(2), width = x.dim(3);
   const int64_t out_row_block = width * u.scale * u.scale;  // the scale output rows of one row
   const int team = threads_for(y.size());
+  path::hit(u.scale == 1 ? path::kUpsamplingCopy : path::kUpsamplingRepeat);
 #pragma omp parallel for num_threads(team) schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     if (x.dtype() == DType::kInt8) {

@@ -25,6 +25,7 @@
 #include "optimized/nn_gemm.h"
 #include "optimized/nn_generic.h"
 #include "optimized/nn_tile.h"
+#include "optimized/paths.h"
 
 namespace cvm::opt::nn {
 namespace {
@@ -350,6 +351,7 @@ CVM_VNNI_FLAT void direct(const DirectConv& d, int64_t first, int64_t last) {
     direct_conv_generic<T>(d, first, last);
     return;
   }
+  path::hit(path::kConvDepthwiseVnni);
   const T* x = static_cast<const T*>(d.x);
   const int64_t groups = d.channels / d.out_per_group;
   const int64_t taps = d.kernel_h * d.kernel_w;

@@ -7,6 +7,7 @@
 
 #include "infer/reduce.h"
 #include "optimized/kernels.h"
+#include "optimized/paths.h"
 
 namespace cvm::opt {
 namespace {
@@ -100,7 +101,9 @@ void reduce_into(const T* x, Tensor& y, const Groups& g) {
   std::fill(acc.begin(), acc.end(), kSum ? Acc{0} : std::numeric_limits<Acc>::min());
   const size_t k = g.size.size();
   const int team = threads_for(work_of(g));
+  path::hit(g.reduced[k - 1] ? path::kReduceInner : path::kReduceOuter);
   if (k >= 2 && !g.reduced[0] && team > 1 && g.size[0] > 1) {
+    path::hit(path::kReduceSplitFirst);
     const int64_t first = g.size[0];
 #pragma omp parallel for num_threads(team) schedule(static)
     for (int64_t f = 0; f < first; ++f) reduce_range<kSum>(x, acc.data(), g, f, f + 1);

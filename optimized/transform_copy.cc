@@ -1,6 +1,8 @@
 // The transform copy engine (optimized/transform_copy.h).
 #include "optimized/transform_copy.h"
 
+#include "optimized/paths.h"
+
 namespace cvm::opt {
 namespace {
 
@@ -14,6 +16,7 @@ constexpr int64_t kStageRow = kTile + 8;
 template <typename T>
 void copy_rows(const T* src, int64_t row_stride, int64_t step, int64_t inner, int64_t count,
                int32_t* dst) {
+  path::hit(step == 1 ? path::kCopyRun : step == 0 ? path::kCopyFill : path::kCopyGather);
   if (step == 1) {
     for (int64_t a = 0; a < count; ++a) copy_run(src + a * row_stride, dst + a * inner, inner);
   } else if (step == 0 && inner == 1) {
@@ -135,12 +138,14 @@ void copy_view_typed(const T* x, const StridedView& v, int32_t* out) {
   if (v.strides[k - 1] != 1 && v.strides[k - 1] != 0 && inner >= 8) {
     for (size_t i = 0; i + 1 < k; ++i) {
       if (v.strides[i] == 1 && v.dims[i] >= 8) {
+        path::hit(path::kCopyTiled);
         copy_view_tiled(x, v, i, out);
         return;
       }
     }
   }
   if (k == 1) {  // one row: split the row itself among the threads
+    path::hit(path::kCopyOneRow);
     split_range(inner, inner, [&](int64_t j0, int64_t j1) {
       copy_rows(x + v.base + j0 * v.strides[0], 0, v.strides[0], j1 - j0, 1, out + j0);
     });

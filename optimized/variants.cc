@@ -6,6 +6,7 @@
 
 #include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
+#include "optimized/paths.h"
 
 namespace cvm::opt {
 namespace {
@@ -49,6 +50,7 @@ Backend wrap(const Backend& optimized, const std::string& name, const Dispatch& 
       return kernel(ctx);
     });
   }
+  path::declare(variant, dispatch.isa_cap, dispatch.threads > 0);
   return variant;
 }
 
