@@ -6,6 +6,7 @@
 
 #include <utility>
 
+#include "cuda/paths.h"
 #include "cuda/plan.h"
 
 namespace cvm::cuda {
@@ -130,6 +131,7 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
     const int64_t n = step.count;
     // A batch item (valid counts, NMS) is a whole batch's sequential scan: small blocks spread
     // the few batches.
+    path::hit(step.kind);
     const bool batches = step.kind == StepKind::kValidCounts || step.kind == StepKind::kNms;
     const int threads = batches ? 32 : kThreads;
     with_step_params(step, [&](const auto& params) {

@@ -2,6 +2,7 @@
 // kernels call (step_item, cuda/step_device.h), one work item after another, in the same order
 // of steps. The host setup (validation, inference, plan) is the CUDA backend's own, so every
 // differential test of this backend checks the CUDA kernels' logic without a GPU.
+#include "cuda/paths.h"
 #include "cuda/plan.h"
 
 namespace cvm::cuda {
@@ -25,6 +26,7 @@ std::vector<Tensor> run_on_host(const Plan& plan) {
   Buffer<int32_t> scratch(static_cast<size_t>(plan.scratch_elements));
   for (const Step& step : plan.steps) {
     const Views v = views_of(plan, step);
+    path::hit(step.kind);
     StepOutputs o;
     o.out = outputs[static_cast<size_t>(step.output)].i32();
     o.count = outputs[0].i32();

@@ -3,6 +3,7 @@
 #include <map>
 #include <string_view>
 
+#include "cuda/paths.h"
 #include "cvmcheck/op_list.h"
 
 namespace cvm::cuda {
@@ -82,6 +83,7 @@ Backend make_backend(const std::string& name, Runner runner) {
   for (const std::string& op : planned_ops()) {
     backend.add(op, [runner](const OpContext& ctx) { return runner(build_plan(ctx)); });
   }
+  path::declare(backend);
   return backend;
 }
 
