@@ -5,12 +5,15 @@
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "cvmcheck/errors.h"
+#include "harness/campaign/campaign_paths.h"
 #include "harness/engine/call_descriptor.h"
 #include "harness/gen/generators.h"
+#include "harness/gen/path_aim.h"
 #include "harness/findings/shrink.h"
 #include "harness/engine/verdict.h"
 #include "harness/workers/exec_backend.h"
@@ -134,6 +137,9 @@ void select_backends(const Registry& registry, const CampaignOptions& options,
   }
 }
 
+// Calls between two feedback steps of the generators' aim (harness/gen/path_aim.h).
+constexpr uint64_t kFeedbackCalls = 4096;
+
 // One campaign: the result it builds and what its calls share (findings so far, expectation
 // uses, the profile's sums). run() is the loop; each step of a call is a member below.
 class CampaignRun {
@@ -155,6 +161,13 @@ class CampaignRun {
       for (const std::string& b : result_.backends) result_.table[op->name][b];
     }
     backend_seconds_.assign(compared_.size(), 0.0);
+    // The generators aim at the compared backends' path thresholds while this run draws.
+    std::vector<PathThreshold> aims;
+    for (const std::string& name : compared_) {
+      const Backend* backend = registry.find_backend(name);
+      if (backend->available) aims.insert(aims.end(), backend->thresholds.begin(), backend->thresholds.end());
+    }
+    aims_.emplace(aims);
   }
 
   CampaignResult run(const CampaignProgress& progress, double progress_interval) {
@@ -174,6 +187,11 @@ class CampaignRun {
         // Of several jobs, the calls are bounded by index, so any number of jobs makes the same.
         if (options_.max_cases >= 0 && local >= static_cast<uint64_t>(options_.max_cases)) break;
         if ((local / ops_.size()) % jobs != static_cast<uint64_t>(options_.job_index)) continue;
+      }
+      // Feedback: every kFeedbackCalls calls of this job, the operators of paths few calls
+      // reached so far aim at their thresholds more often (deterministic: counts, not time).
+      if (local % kFeedbackCalls == kFeedbackCalls - 1) {
+        gen::set_aim_shares(starved_ops(registry_, compared_, result_.paths));
       }
       if (progress && elapsed - last_progress >= progress_interval) {
         last_progress = elapsed;
@@ -229,6 +247,7 @@ class CampaignRun {
       backend_seconds_[k] += verdict.diff.runs[k].seconds;
       compare_seconds_ += verdict.diff.runs[k].compare_seconds;
     }
+    count_paths(result_.paths, verdict.diff.runs);
     auto& row = result_.table[op.name];
     count_outcome(row["reference"], verdict.diff.reference.kind);
     if (verdict.diff.expectation_failure) ++row["reference"].mismatches;
@@ -370,6 +389,7 @@ class CampaignRun {
                                                       "of the selected operators)");
     }
     result_.declared_not_compared = declared_not_compared(registry_, compared_, result_);
+    finish_paths(registry_, compared_, result_);
     for (const auto& [entry, use] : uses_) {
       if (use.failures == 0 && use.passes > 0) {
         result_.unexpected_passes.push_back(concat(entry->source, " ", entry->selector(), ": ",
@@ -409,6 +429,7 @@ class CampaignRun {
   double draw_seconds_ = 0, reference_seconds_ = 0, compare_seconds_ = 0;
   std::vector<double> backend_seconds_;
   Clock::time_point start_;
+  std::optional<gen::ScopedPathThresholds> aims_;
 };
 
 }  // namespace

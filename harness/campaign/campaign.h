@@ -47,6 +47,18 @@ struct CampaignOptions {
   int job_count = 1;
 };
 
+// The kernel paths of the compared backends that declare some (harness/campaign/campaign_paths.h).
+struct CampaignPaths {
+  // backend -> path id -> calls that took it (every reported path, declared or not)
+  std::map<std::string, std::map<std::string, int64_t>> calls;
+  // backend -> the declared paths in scope: an operator the path serves had calls on it
+  std::map<std::string, std::set<std::string>> in_scope;
+  // backend -> path -> why this machine cannot reach it (in scope, not required)
+  std::map<std::string, std::map<std::string, std::string>> unreachable;
+  // backend -> paths in scope, reachable here, that no call reached: fails the campaign
+  std::map<std::string, std::set<std::string>> not_reached;
+};
+
 // One cell of the conformance table (operator x backend).
 struct CampaignCell {
   int64_t cases = 0, ok = 0, logic_error = 0, runtime_error = 0, mismatches = 0, skipped = 0;
@@ -99,6 +111,7 @@ struct CampaignResult {
   // Available backends that compared some calls but skipped every call of operators they
   // declare (Backend::declared_ops): backend -> those operators. Fails the campaign as above.
   std::map<std::string, std::set<std::string>> declared_not_compared;
+  CampaignPaths paths;  // the kernel paths the calls reached
   std::map<std::string, double> op_seconds;  // time spent per operator
   // Where the campaign's wall time went, in seconds (always measured: a few clock reads per
   // backend run; docs/performance.md, "Harness throughput"): "draw" (the generators),

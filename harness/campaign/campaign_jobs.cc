@@ -1,4 +1,5 @@
 #include "harness/campaign/campaign_jobs.h"
+#include "harness/campaign/campaign_paths.h"
 #include "harness/campaign/campaign_report.h"
 
 #include <algorithm>
@@ -56,6 +57,7 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
   r.nothing_compared = j.value("nothing_compared", std::map<std::string, std::string>{});
   r.declared_not_compared = j.value("declared_not_compared",
                                     std::map<std::string, std::set<std::string>>{});
+  if (j.contains("paths")) r.paths = paths_from_json(j.at("paths"));
   if (j.contains("table")) {
     for (const auto& [op, row] : j.at("table").items()) {
       for (const auto& [backend, c] : row.items()) {
@@ -149,6 +151,7 @@ void add_job(CampaignResult& m, const CampaignResult& r,
   for (const auto& [backend, ops] : r.declared_not_compared) {
     m.declared_not_compared[backend].insert(ops.begin(), ops.end());
   }
+  merge_paths(m.paths, r.paths);
 }
 
 // One finding of a signature's group: the earliest call with a repro (else the earliest call),

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/campaign/campaign_paths.h"
 #include "harness/engine/call_descriptor.h"
 #include "harness/engine/screen_grid.h"
 #include "harness/workers/exec_backend.h"
@@ -116,7 +117,7 @@ std::string campaign_table(const CampaignResult& result, TableStyle style) {
   if (result.shard_count > 1) {
     out << ", shard " << result.shard_index + 1 << "/" << result.shard_count;
   }
-  out << "\n";
+  out << "\n" << paths_summary(result.paths, style == TableStyle::kFull);
   for (const CampaignFinding& f : result.findings) {
     if (!f.expected_by.empty()) {
       out << "expected failure " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
@@ -184,6 +185,7 @@ std::string campaign_json(const CampaignResult& result) {
   json["repro_bytes"] = result.repro_bytes;
   json["nothing_compared"] = result.nothing_compared;
   json["declared_not_compared"] = result.declared_not_compared;
+  json["paths"] = paths_json(result.paths);
   json["generator_failures"] = result.generator_failures;
   json["backends"] = result.backends;
   json["skipped_backends"] = result.skip_reasons;

@@ -22,6 +22,7 @@
 #include "harness/engine/diff.h"
 #include "harness/jobs/forked_jobs.h"
 #include "optimized/kernels.h"
+#include "optimized/paths.h"
 
 namespace cvm::cli {
 namespace {
@@ -49,7 +50,7 @@ struct CampaignCli {
   std::string ops, backends, report, shard, commit;
   uint64_t seed = 0;
   double invalid_share = 0.3;
-  bool quiet = false, allow_nothing_compared = false, profile = false;
+  bool quiet = false, allow_nothing_compared = false, allow_unreached_paths = false, profile = false;
   std::string table = "screen";
   int max_repros = 20, repros_per_signature = 1;
   int64_t max_repro_bytes = 16 << 20;
@@ -95,6 +96,9 @@ void add_options(CLI::App* sub, CampaignCli& o) {
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--allow-nothing-compared", o.allow_nothing_compared,
                 "Exploratory runs: do not fail when a selected backend compared no call");
+  sub->add_flag("--allow-unreached-paths", o.allow_unreached_paths,
+                "Short or narrow runs: do not fail when a declared kernel path in scope was never "
+                "reached (docs/paths.md)");
   sub->add_option("--shard", o.shard,
                   "K/N: make only shard K of N (1-based) of the seed's calls; shards of one seed "
                   "are disjoint and their reports merge (tools/gate/campaign_merge.py)");
@@ -196,8 +200,16 @@ void record_run_facts(CampaignResult& result, const CampaignOptions& options,
       options.max_cases >= 0 && result.calls >= options.max_cases ? "max_cases" : "time";
 }
 
-int exit_status(const CampaignResult& result, bool allow_nothing_compared, bool findings_failed) {
+int exit_status(const CampaignResult& result, const CampaignCli& o, bool findings_failed) {
   if (findings_failed) return kExitMismatch;
+  if (!result.paths.not_reached.empty() && !o.allow_unreached_paths) {
+    for (const auto& [backend, missing] : result.paths.not_reached) {
+      std::cerr << "cvmcheck campaign: backend " << backend << " declares kernel paths no call "
+                << "reached: " << join_names(missing) << " (--allow-unreached-paths accepts that)\n";
+    }
+    return kExitMismatch;
+  }
+  const bool allow_nothing_compared = o.allow_nothing_compared;
   const bool nothing = !result.nothing_compared.empty() || !result.declared_not_compared.empty();
   if (nothing && !allow_nothing_compared) {
     for (const auto& [backend, why] : result.nothing_compared) {
@@ -242,6 +254,12 @@ Action add_campaign_command(CLI::App& app) {
     };
     const auto prepare_job = [&start_workers] {
       opt::set_threads(1);
+      for (const Backend& b : registry().backends()) {
+        if (b.name != "optimized" && b.name.rfind("optimized/", 0) != 0) continue;
+        opt::path::mark_single_threaded(*registry().find_backend(b.name),
+                                        "one thread per campaign job (--jobs); optimized@3 "
+                                        "takes the team paths");
+      }
       start_workers();
     };
     if (jobs == 1) start_workers();
@@ -267,8 +285,7 @@ Action add_campaign_command(CLI::App& app) {
     record_run_facts(result, options, commit_under_test(o->commit), started);
     print_results(result, *o, jobs);
     const std::optional<StoreDelta> delta = record_in_store(result, o->store);
-    return exit_status(result, o->allow_nothing_compared,
-                       findings_fail(result, delta, o->store.fail_on));
+    return exit_status(result, *o, findings_fail(result, delta, o->store.fail_on));
   };
 }
 

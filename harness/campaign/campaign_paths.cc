@@ -1,0 +1,161 @@
+#include "harness/campaign/campaign_paths.h"
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace cvm {
+
+void count_paths(CampaignPaths& paths, const std::vector<BackendRun>& runs) {
+  for (const BackendRun& run : runs) {
+    if (run.skipped || run.outcome.paths.empty()) continue;
+    auto& calls = paths.calls[run.backend];
+    for (const std::string& id : run.outcome.paths) ++calls[id];
+  }
+}
+
+namespace {
+
+// Whether backend `name` compared a call of any operator of `path`.
+bool in_scope(const PathInfo& path, const std::string& name, const CampaignResult& result) {
+  for (const std::string& op : path.ops) {
+    const auto row = result.table.find(op);
+    if (row == result.table.end()) continue;
+    const auto cell = row->second.find(name);
+    if (cell != row->second.end() && cell->second.cases > 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void finish_paths(const Registry& registry, const std::vector<std::string>& compared,
+                  CampaignResult& result) {
+  CampaignPaths& p = result.paths;
+  for (const std::string& name : compared) {
+    const Backend* backend = registry.find_backend(name);
+    if (backend == nullptr || !backend->available || backend->paths.empty()) continue;
+    const auto& calls = p.calls[name];
+    for (const std::string& id : backend->paths) {
+      const PathInfo* info = paths::find(id);
+      if (info == nullptr || !in_scope(*info, name, result)) continue;
+      p.in_scope[name].insert(id);
+      const auto why = backend->unreachable_paths.find(id);
+      if (why != backend->unreachable_paths.end()) {
+        p.unreachable[name][id] = why->second;
+      } else if (calls.count(id) == 0) {
+        p.not_reached[name].insert(id);
+      }
+    }
+  }
+}
+
+std::map<std::string, int> starved_ops(const Registry& registry,
+                                       const std::vector<std::string>& compared,
+                                       const CampaignPaths& paths, int64_t few) {
+  std::map<std::string, int> shares;
+  for (const std::string& name : compared) {
+    const Backend* backend = registry.find_backend(name);
+    if (backend == nullptr || !backend->available) continue;
+    const auto calls = paths.calls.find(name);
+    for (const std::string& id : backend->paths) {
+      if (backend->unreachable_paths.count(id) != 0) continue;
+      const int64_t n = calls == paths.calls.end() || calls->second.count(id) == 0
+                            ? 0
+                            : calls->second.at(id);
+      if (n >= few) continue;
+      const PathInfo* info = paths::find(id);
+      if (info == nullptr) continue;
+      for (const std::string& op : info->ops) shares[op] = 2;
+    }
+  }
+  return shares;
+}
+
+nlohmann::json paths_json(const CampaignPaths& paths) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const auto& [backend, scope] : paths.in_scope) {
+    nlohmann::json b;
+    const auto calls = paths.calls.find(backend);
+    b["calls"] = calls != paths.calls.end() ? nlohmann::json(calls->second) : nlohmann::json::object();
+    b["declared_in_scope"] = scope;
+    const auto unreachable = paths.unreachable.find(backend);
+    b["unreachable"] = unreachable != paths.unreachable.end() ? nlohmann::json(unreachable->second)
+                                                              : nlohmann::json::object();
+    const auto missing = paths.not_reached.find(backend);
+    b["not_reached"] = missing != paths.not_reached.end() ? nlohmann::json(missing->second)
+                                                          : nlohmann::json::array();
+    json[backend] = b;
+  }
+  // Backends that report paths without declaring any (an external worker) keep their counts.
+  for (const auto& [backend, calls] : paths.calls) {
+    if (!json.contains(backend)) json[backend] = {{"calls", calls}};
+  }
+  return json;
+}
+
+CampaignPaths paths_from_json(const nlohmann::json& json) {
+  CampaignPaths p;
+  for (const auto& [backend, b] : json.items()) {
+    p.calls[backend] = b.value("calls", std::map<std::string, int64_t>{});
+    if (!b.contains("declared_in_scope")) continue;
+    p.in_scope[backend] = b.at("declared_in_scope").get<std::set<std::string>>();
+    p.unreachable[backend] = b.value("unreachable", std::map<std::string, std::string>{});
+    const auto missing = b.value("not_reached", std::set<std::string>{});
+    if (!missing.empty()) p.not_reached[backend] = missing;
+  }
+  return p;
+}
+
+void merge_paths(CampaignPaths& into, const CampaignPaths& job) {
+  for (const auto& [backend, calls] : job.calls) {
+    for (const auto& [id, n] : calls) into.calls[backend][id] += n;
+  }
+  for (const auto& [backend, scope] : job.in_scope) into.in_scope[backend].insert(scope.begin(), scope.end());
+  for (const auto& [backend, why] : job.unreachable) into.unreachable[backend].insert(why.begin(), why.end());
+  for (const auto& [backend, missing] : job.not_reached) {
+    into.not_reached[backend].insert(missing.begin(), missing.end());
+  }
+  // What one job did not reach, another may have.
+  for (auto& entry : into.not_reached) {
+    const auto& calls = into.calls[entry.first];
+    std::erase_if(entry.second, [&calls](const std::string& id) { return calls.count(id) != 0; });
+  }
+  std::erase_if(into.not_reached, [](const auto& entry) { return entry.second.empty(); });
+}
+
+std::string paths_summary(const CampaignPaths& paths, bool full) {
+  if (paths.in_scope.empty() && paths.calls.empty()) return "";
+  std::ostringstream out;
+  out << "paths reached/declared:";
+  int64_t unreachable = 0;
+  const char* sep = " ";
+  for (const auto& [backend, scope] : paths.in_scope) {
+    const auto u = paths.unreachable.find(backend);
+    const size_t here = u != paths.unreachable.end() ? u->second.size() : 0;
+    const auto m = paths.not_reached.find(backend);
+    const size_t missing = m != paths.not_reached.end() ? m->second.size() : 0;
+    out << sep << backend << " " << scope.size() - here - missing << "/" << scope.size() - here;
+    sep = ", ";
+    unreachable += static_cast<int64_t>(here);
+  }
+  if (unreachable > 0) out << " (" << unreachable << " unreachable here: campaign.json says why)";
+  out << "\n";
+  for (const auto& [backend, missing] : paths.not_reached) {
+    out << "paths never reached on " << backend << ":";
+    for (const std::string& id : missing) out << " " << id;
+    out << "\n";
+  }
+  if (!full) return out.str();
+  for (const auto& [backend, calls] : paths.calls) {
+    out << "  " << backend << ":";
+    for (const auto& [id, n] : calls) out << " " << id << "=" << n;
+    out << "\n";
+    const auto u = paths.unreachable.find(backend);
+    if (u == paths.unreachable.end()) continue;
+    for (const auto& [id, why] : u->second) out << "    unreachable " << id << ": " << why << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace cvm
