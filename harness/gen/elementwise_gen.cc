@@ -25,7 +25,7 @@ int draw_precision_attr() {
 Call unary_call(const std::string& op, int p) {
   Call call;
   call.op = op;
-  call.inputs.push_back(*gen::tensor_any_dtype(*gen::shape(1, 6), p));
+  call.inputs.push_back(*gen::tensor_any_dtype(gen::shape_aimed(op, 1, 6), p));
   return call;
 }
 
@@ -85,7 +85,7 @@ Shape different_shape(const Shape& shape) {
 OpGenerators elemwise_generators(const std::string& op) {
   OpGenerators g;
   g.valid = rc::gen::exec([=] {
-    const Shape shape = *gen::shape(1, 6);
+    const Shape shape = gen::shape_aimed(op, 1, 6);
     const int p0 = draw_precision(1, 31);
     const int p1 = draw_precision(1, 31);
     return binary_call(op, shape, shape, p0, p1);

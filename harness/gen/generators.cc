@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cvmcheck/rules.h"
+#include "harness/gen/path_aim.h"
 #include "harness/gen/value_fill.h"
 #include "ops/records.h"
 
@@ -69,6 +70,11 @@ rc::Gen<Shape> shape(int min_ndim, int max_ndim, int64_t max_dim, int64_t max_el
     }
     return dims;
   });
+}
+
+Shape shape_aimed(const std::string& op, int min_ndim, int max_ndim) {
+  std::optional<Shape> aimed = aimed_shape(op, min_ndim, max_ndim);
+  return aimed ? *aimed : *shape(min_ndim, max_ndim);
 }
 
 rc::Gen<int64_t> axis(int n) { return rc::gen::inRange<int64_t>(-n, n); }

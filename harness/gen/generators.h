@@ -77,6 +77,11 @@ rc::Gen<Tensor> tensor_any_dtype(const Shape& shape, int p);
 rc::Gen<Shape> shape(int min_ndim, int max_ndim, int64_t max_dim = 8,
                      int64_t max_elements = kMaxElements);
 
+// Inside a generator: shape(min_ndim, max_ndim), or now and then, while a campaign aims at the
+// backends' path thresholds, a shape whose element count is near an "elements" threshold of
+// `op` (harness/gen/path_aim.h).
+Shape shape_aimed(const std::string& op, int min_ndim, int max_ndim);
+
 // An axis in [-n, n).
 rc::Gen<int64_t> axis(int n);
 // A random subset of the axes of an n-dim tensor (possibly empty), in random order, each

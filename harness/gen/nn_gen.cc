@@ -104,6 +104,26 @@ ConvAxis draw_conv_axis() {
   return a;
 }
 
+// Now and then (1 draw in 24: the work is a few million multiply-adds) a large image on a small
+// kernel, its element count near an "elements" threshold: the data's value check over several
+// chunks, and many pixel blocks per channel panel.
+void aim_conv_image(ConvDraw& d) {
+  const auto elements = gen::aimed("conv2d", "elements", 1, 80000, 24);
+  if (!elements) return;
+  d.batch = 1;
+  d.groups = 1;
+  d.in_channels = pick(1, 3);
+  d.channels = pick(1, 10);
+  ConvAxis axis;
+  axis.kernel = pick(1, 3);
+  axis.pad = pick(0, 1);
+  axis.stride = pick(1, 2);
+  axis.in = pick(16, 128);
+  d.h = axis;
+  d.w = axis;
+  d.w.in = std::max<int64_t>(axis.dilated(), *elements / (d.in_channels * axis.in));
+}
+
 }  // namespace
 
 nn_gen::ConvDraw nn_gen::draw_conv() {
@@ -124,8 +144,14 @@ nn_gen::ConvDraw nn_gen::draw_conv() {
       d.groups = d.in_channels;
       d.channels = d.in_channels;
   }
+  // Now and then output channels per group on either side of a panel height (full and partial
+  // panels, several panels per task).
+  if (const auto per_group = gen::aimed("conv2d", "channels_per_group", 1, 40)) {
+    d.channels = d.groups * *per_group;
+  }
   d.h = draw_conv_axis();
   d.w = draw_conv_axis();
+  aim_conv_image(d);
   d.use_bias = coin();
   d.p_data = draw_precision(1, 8);
   d.p_weight = draw_precision(1, 8);
@@ -266,6 +292,15 @@ nn_gen::DenseDraw nn_gen::draw_dense() {
   d.depth = *rc::gen::weightedElement<int64_t>({{4, pick(1, 16)}, {1, pick(17, 256)}});
   d.rows = pick(1, std::min<int64_t>(8, gen::kMaxElements / d.depth));
   d.units = pick(1, std::min<int64_t>(8, gen::kMaxElements / d.depth));
+  // Now and then a size on either side of a path threshold (a k-block's depth, a row panel,
+  // the vector lanes, a column panel), the others kept small: work stays under ~1M terms.
+  if (const auto depth = gen::aimed("dense", "depth", 1, 12288)) {
+    d.depth = *depth;
+    d.rows = pick(1, 3);
+    d.units = pick(1, 20);
+  }
+  if (const auto rows = gen::aimed("dense", "rows", 1, 64)) d.rows = *rows;
+  if (const auto units = gen::aimed("dense", "units", 1, 200)) d.units = *units;
   d.use_bias = coin();
   d.p_data = draw_precision(1, 8);
   d.p_weight = draw_precision(1, 8);
@@ -313,7 +348,7 @@ OpGenerators relu_generators() {
   g.valid = rc::gen::exec([] {
     Call call;
     call.op = "relu";
-    const Shape shape = *gen::shape(1, 6);  // one draw per statement (evaluation order)
+    const Shape shape = gen::shape_aimed("relu", 1, 6);  // one draw per statement
     call.inputs.push_back(tensor(shape, draw_precision(1, 32)));
     return call;
   });

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "harness/gen/generators.h"
+#include "harness/gen/path_aim.h"
 
 namespace cvm::nn_gen {
 
