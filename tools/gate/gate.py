@@ -60,6 +60,9 @@ def parse_args(argv):
                    help="skip the base-vs-head benchmark of touched nn/elementwise kernels")
     p.add_argument("--bench-seconds", type=float, default=0.2,
                    help="minimum time of one benchmark repetition (default 0.2)")
+    p.add_argument("--sanitize-mutants", action="store_true",
+                   help="judge the changed-line mutants also with the ASan+UBSan build's unit "
+                   "tests: an out-of-bounds access that changes no output is a kill")
     p.add_argument("--fail-on-survivor", action="store_true",
                    help="a surviving changed-line mutant fails the gate (default: a warning)")
     p.add_argument("--no-build", action="store_true",
@@ -142,7 +145,8 @@ def run_checks(args, files, impact, ctx, notes):
                                           "not run: the head already fails a check above")))
         return done
     if not args.no_mutants:
-        done.append(step_log(mutants.run(ctx, files, args.max_mutants, args.fail_on_survivor)))
+        done.append(step_log(mutants.run(ctx, files, args.max_mutants, args.fail_on_survivor,
+                                            args.sanitize_mutants)))
     if not args.no_bench:
         step = bench.run(ctx, files, args.bench_seconds)
         if step:

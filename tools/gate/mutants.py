@@ -39,7 +39,7 @@ def choose(mutants, limit):
     return list(mutants) if len(mutants) <= limit else mutate.sample(mutants, limit)
 
 
-def run(ctx, files, limit, fail_on_survivor):
+def run(ctx, files, limit, fail_on_survivor, sanitize=False):
     live, equivalent = on_changed_lines(ctx.repo, files)
     if not live:
         why = (f"no mutant on the changed lines but {len(equivalent)} listed in "
@@ -50,8 +50,9 @@ def run(ctx, files, limit, fail_on_survivor):
     out = os.path.join(ctx.repo, "build-mutate")  # shares the mutation sample's scratch build
     env = dict(os.environ, CCACHE_BASEDIR=ctx.repo, CCACHE_NOHASHDIR="1")
     env.setdefault("CMAKE_CXX_COMPILER_LAUNCHER", "ccache")
+    modes = MODES + (",sanitize" if sanitize else "")
     cmd = [sys.executable, os.path.join(_MUTATE, "mutate.py"), "--ids", *[m.id for m in chosen],
-           "--modes", MODES, "--no-robustness", "--report-name", "gate", "--out", out]
+           "--modes", modes, "--no-robustness", "--report-name", "gate", "--out", out]
     log_path = os.path.join(ctx.out, "mutants.log")
     with open(log_path, "w") as log:
         log.write("$ " + " ".join(cmd) + "\n")
@@ -75,14 +76,14 @@ def run(ctx, files, limit, fail_on_survivor):
         if r["status"] in ("survived", "timeout"):
             ctx.results.append(reports.Result(
                 "gate/surviving-mutant",
-                f"mutant {r['id']} {r['status']} ({MODES} on {', '.join(r['ops'])}): "
+                f"mutant {r['id']} {r['status']} ({modes} on {', '.join(r['ops'])}): "
                 f"{r['change']}", r["file"], r["line"]))
         elif r["status"] == "no-device":
             ctx.results.append(reports.Result(
                 "gate/not-checked", f"mutant {r['id']} needs a GPU: {r['change']}",
                 r["file"], r["line"]))
     skipped = len(live) - len(chosen)
-    what = (f"{len(chosen)} mutants of the changed lines ({MODES}): "
+    what = (f"{len(chosen)} mutants of the changed lines ({modes}): "
             + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
             + (f"; {skipped} more not run (--max-mutants {limit})" if skipped else "")
             + (f"; {len(equivalent)} listed in tools/mutate/equivalent.txt, judged before this "

@@ -38,6 +38,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import catalogue  # noqa: E402
 import equivalents  # noqa: E402
+import line_paths  # noqa: E402
 import modes  # noqa: E402
 import operators  # noqa: E402
 import random_report  # noqa: E402
@@ -118,6 +119,10 @@ def parse_args(argv):
     p.add_argument("--unit-budget", type=float, default=modes.DEFAULT_BUDGETS["unit"])
     p.add_argument("--build-timeout", type=int, default=900)
     p.add_argument("--jobs", type=int, default=2, help="build jobs (default %(default)s)")
+    p.add_argument("--sanitize", action="store_true",
+                   help="judge each campaign survivor again with the ASan+UBSan build's campaign "
+                   "(same seed and time box) before the unit tests: an out-of-bounds access that "
+                   "changes no output is a kill (killed-sanitizer)")
     p.add_argument("--out", default=os.path.join(REPO, "build-mutate", "random"))
     return p.parse_args(argv)
 
@@ -131,12 +136,15 @@ class Judge:
         self.cli = scratch.release_build(tree, log, False, targets=["cvmcheck"], jobs=args.jobs)
         self.full = scratch.release_build(tree, log, False, jobs=args.jobs)
         self.harness = modes.Harness(tree, args.out, {"unit": args.unit_budget})
+        self.sanitized = scratch.sanitizer_build(tree, log, targets=["cvmcheck"]) if args.sanitize else None
         self.seed = args.seed
+        self.baseline_paths = {}  # the unmutated campaign's paths: campaign.json's "paths"
 
-    def campaign(self):
-        """(verdict, seconds, calls, tail); verdict: survived, mismatch, crash or timeout."""
+    def campaign(self, build="build"):
+        """(verdict, seconds, calls, tail); verdict: survived, mismatch, crash or timeout.
+        The run's paths are kept in self.last_paths."""
         report = tempfile.mkdtemp(prefix="campaign-", dir=self.args.out)
-        cmd = [os.path.join(self.tree, "build", "bin", "cvmcheck"), "campaign",
+        cmd = [os.path.join(self.tree, build, "bin", "cvmcheck"), "campaign",
                "--seconds", str(self.args.seconds), "--seed", str(self.seed),
                "--report", report, "--max-repros", "0", "--shrink-seconds", "0", "--quiet"]
         start = time.monotonic()
@@ -149,6 +157,7 @@ class Judge:
             rc, out = None, (e.output or b"").decode(errors="replace")
         seconds = time.monotonic() - start
         calls = _calls(report)
+        self.last_paths = _paths(report)
         shutil.rmtree(report, ignore_errors=True)
         verdict = ("timeout" if rc is None else "survived" if rc == 0 else
                    "mismatch" if rc == 1 else "crash")
@@ -171,6 +180,9 @@ class Judge:
             if verdict != "survived":
                 result["status"] = "killed-campaign"
                 return result
+            self._add_paths(result, mutant)
+            if self.sanitized is not None and self._sanitizer_kills(result):
+                return result
             if not self.full.build(timeout=self.args.build_timeout):
                 result["status"] = "survived"
                 result["unit"] = "tests-build-failed"
@@ -185,6 +197,36 @@ class Judge:
             return result
         finally:
             catalogue.restore(self.tree, mutant, original)
+
+
+    def _add_paths(self, result, mutant):
+        """The paths the survivor's line belongs to, with the unmutated campaign's calls on each
+        (summed over the backends of its family: cuda-host for cuda/, optimized* otherwise)."""
+        prefix = "cuda-host" if mutant.path.startswith("cuda/") else "optimized"
+        ids = line_paths.paths_of_line(self.tree, mutant.path, mutant.line)
+        result["paths"] = {pid: line_paths.calls_of(self.baseline_paths, prefix, pid) for pid in ids}
+
+    def _sanitizer_kills(self, result):
+        """Runs the sanitizer build's campaign on a survivor; True (and the status set) when it
+        fails: a memory or undefined-behaviour error the release campaign could not see."""
+        if not self.sanitized.build(timeout=self.args.build_timeout):
+            result["sanitizer"] = "build-failed"
+            return False
+        verdict, seconds, calls, tail = self.campaign(build="build-asan")
+        result.update(sanitizer=verdict, sanitizer_seconds=round(seconds, 1))
+        if verdict == "survived":
+            return False
+        result["status"] = "killed-sanitizer"
+        result["tail"] = tail
+        return True
+
+
+def _paths(report):
+    try:
+        with open(os.path.join(report, "campaign.json")) as f:
+            return json.load(f).get("paths", {})
+    except (OSError, ValueError):
+        return {}
 
 
 def _calls(report):
@@ -252,6 +294,7 @@ def run(args, everything, chosen, equivalent):
     if not judge.full.build(timeout=None):
         sys.exit(f"the unmutated scratch tree does not build: see {args.out}/build.log")
     verdict, seconds, calls, tail = judge.campaign()
+    judge.baseline_paths = judge.last_paths
     print(f"baseline campaign: {verdict} ({seconds:.1f} s, {calls} calls)", flush=True)
     if verdict != "survived":
         sys.exit("the unmutated tree fails the campaign; fix that first:\n" + tail)
@@ -259,6 +302,7 @@ def run(args, everything, chosen, equivalent):
             "started": time.strftime("%Y-%m-%d %H:%M:%S"), "pool": len(everything),
             "pool_per_rule": dict(collections.Counter(m.kind for m in everything)),
             "baseline_calls": calls, "baseline_seconds": round(seconds, 1),
+            "baseline_paths": judge.baseline_paths, "sanitize": bool(args.sanitize),
             "commit": _commit(), "wall_seconds": 0}
     results = []
     for i, m in enumerate(chosen, 1):

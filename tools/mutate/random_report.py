@@ -4,16 +4,21 @@
 Statuses: killed-campaign (the campaign exited 1 on a mismatch or a backend with nothing
 compared, or crashed or hung: `campaign` says which), killed-tests (the campaign passed, the
 operator's unit tests failed), survived, build-failed, equivalent (tools/mutate/equivalent.txt),
-no-isa (code only an ISA this CPU lacks runs: not judged here).
-The score is over the mutants that built and are not equivalent: the campaign's alone, and the
-campaign's and the tests' together.
+no-isa (code only an ISA this CPU lacks runs: not judged here), killed-sanitizer (with
+--sanitize: the release campaign passed, the ASan+UBSan build's campaign of the same seed failed:
+a memory error that changed no output).
+The score is over the mutants that built and are not equivalent: the campaign's alone (the
+sanitizer's campaign counted with it when the run used one), and with the unit tests. Each
+survivor names the kernel paths its line belongs to (line_paths.py) and the unmutated
+campaign's calls on each: 0 calls is a path the generators miss.
 """
 
 import collections
 import json
 import os
 
-STATUSES = ("killed-campaign", "killed-tests", "survived", "build-failed", "equivalent", "no-isa")
+STATUSES = ("killed-campaign", "killed-sanitizer", "killed-tests", "survived", "build-failed",
+            "equivalent", "no-isa")
 
 
 def _pct(k, n):
@@ -23,8 +28,9 @@ def _pct(k, n):
 def scores(results):
     """(killed by the campaign, killed by campaign or tests, scored)."""
     counts = collections.Counter(r["status"] for r in results)
-    scored = counts["killed-campaign"] + counts["killed-tests"] + counts["survived"]
-    return counts["killed-campaign"], counts["killed-campaign"] + counts["killed-tests"], scored
+    campaign = counts["killed-campaign"] + counts["killed-sanitizer"]
+    scored = campaign + counts["killed-tests"] + counts["survived"]
+    return campaign, campaign + counts["killed-tests"], scored
 
 
 def score_line(results):
@@ -98,8 +104,9 @@ def markdown(info, results):
     survivors = [r for r in results if r["status"] == "survived"]
     lines += ["", "Survivors (real bugs neither the campaign nor the unit tests caught):"
               if survivors else "Survivors: none."]
-    for r in survivors:
-        lines.append(f"- `{r['id']}` ({', '.join(r['ops'])}): `{_cell(r['change'], 160)}`")
+    for r in survivors + [r for r in results if r["status"] == "killed-tests"]:
+        lines.append(f"- `{r['id']}` ({', '.join(r['ops'])}, {r['status']}): "
+                     f"`{_cell(r['change'], 160)}`; {path_note(r)}")
     equivalent = [r for r in results if r["status"] == "equivalent"]
     if equivalent:
         lines += ["", "Equivalent (tools/mutate/equivalent.txt; *reviewed after this run* when "
@@ -108,6 +115,14 @@ def markdown(info, results):
         after = f" *reviewed after this run, which judged it {r['was']}*" if r.get("was") else ""
         lines.append(f"- `{r['id']}`: {r.get('reason', '')}{after}")
     return "\n".join(lines) + "\n"
+
+
+def path_note(r):
+    """Where a mutant the campaign missed sits: its paths and the unmutated campaign's calls."""
+    paths = r.get("paths")
+    if not paths:
+        return "no declared path"
+    return "paths " + ", ".join(f"{pid} ({calls} calls)" for pid, calls in paths.items())
 
 
 def print_pool(mutants):

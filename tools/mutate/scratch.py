@@ -128,12 +128,13 @@ def release_build(tree, log, with_cuda, targets=("cvmcheck", "cvmcheck_tests"), 
                         list(targets), log, jobs)
 
 
-def sanitizer_build(tree, log):
-    """The asan-ubsan preset's configuration: the unit tests under ASan+UBSan."""
+def sanitizer_build(tree, log, targets=("cvmcheck_tests",)):
+    """The asan-ubsan preset's configuration: the unit tests (or, for the random-mutant run's
+    sanitizer judgement, the campaign's cvmcheck) under ASan+UBSan."""
     return ScratchBuild(tree, os.path.join(tree, "build-asan"),
                         ["-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DCMAKE_CXX_COMPILER=clang++",
                          "-DCVMCHECK_SANITIZE=ON", "-DCVMCHECK_CUDA=OFF"] + _fast_link(),
-                        ["cvmcheck_tests"], log)
+                        list(targets), log)
 
 
 def fuzz_build(tree, log, family):
