@@ -77,7 +77,9 @@ std::vector<PathThreshold> thresholds(Isa isa) {
       threshold("infer.value_chunk", "sum,max", "elements", kConvRangeChunk,
                 "elements per chunk of the threaded value check"),
       threshold("conv2d.range_chunk", "conv2d", "elements", kConvRangeChunk,
-                "data values per chunk of conv2d's deferred value check")};
+                "data values per chunk of conv2d's deferred value check"),
+      threshold("copy.tile_side", "transpose", "side", kCopyTileSide,
+                "both sides of a transposing view from which it is copied in tiles")};
   const nn::NnIsa& t = nn::nn_isa(isa);
   if (t.gemm) {
     list.push_back(threshold("dense.kblock", "dense", "depth", kDenseBlockSteps * t.group,

@@ -18,6 +18,7 @@ inline constexpr int64_t kReluChunk = int64_t{1} << 14;      // elements per rel
 inline constexpr int64_t kFusedChunk = 4096;                 // elements per fused-pass chunk
 inline constexpr int64_t kConvRangeChunk = int64_t{1} << 16;  // values per conv2d range chunk
 inline constexpr int64_t kDenseBlockSteps = 1024;  // k-steps per dense B block (x the ISA group)
+inline constexpr int64_t kCopyTileSide = 8;  // both sides of a transposing view copied in tiles
 
 // Which dispatch a path belongs to: a variant forcing one ISA declares only its own.
 enum class On { kAny, kPortable, kAvx2, kVnni, kGemm /* avx2 or vnni */ };

@@ -135,9 +135,9 @@ template <typename T>
 void copy_view_typed(const T* x, const StridedView& v, int32_t* out) {
   const size_t k = v.dims.size();
   const int64_t inner = v.dims[k - 1];
-  if (v.strides[k - 1] != 1 && v.strides[k - 1] != 0 && inner >= 8) {
+  if (v.strides[k - 1] != 1 && v.strides[k - 1] != 0 && inner >= path::kCopyTileSide) {
     for (size_t i = 0; i + 1 < k; ++i) {
-      if (v.strides[i] == 1 && v.dims[i] >= 8) {
+      if (v.strides[i] == 1 && v.dims[i] >= path::kCopyTileSide) {
         path::hit(path::kCopyTiled);
         copy_view_tiled(x, v, i, out);
         return;

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 
 #include "cvmcheck/precision.h"
@@ -14,7 +16,7 @@
 namespace cvm {
 namespace {
 
-constexpr int kDraws = 400;
+constexpr int kDraws = 200;
 
 // The flat index of the one value outside its input's precision, and that input.
 struct BadValue {
@@ -34,10 +36,43 @@ BadValue find_bad_value(const Call& call) {
   return {};
 }
 
-// Draws kDraws calls of `op`'s rule and counts, per path, the draws that meet it.
-template <typename Classify>
+// The backends whose reported paths classify a draw: each GEMM ISA this CPU runs, and the
+// CPUID pick with its default team (the kernels say which path a call took: no threshold is
+// copied here).
+std::vector<std::string> gemm_backends() {
+  std::vector<std::string> names;
+  for (const char* name : {"optimized/avx512vnni", "optimized/avx2", "optimized"}) {
+    if (registry().find_backend(name)->available) names.push_back(name);
+  }
+  return names;
+}
+
+// The int32 lanes of the widest vector the GEMM backends above declare (their "dense.lanes").
+int64_t widest_lanes() {
+  int64_t lanes = 1;
+  for (const std::string& name : gemm_backends()) {
+    for (const PathThreshold& t : registry().find_backend(name)->thresholds) {
+      if (t.name == "dense.lanes") lanes = std::max(lanes, t.value);
+    }
+  }
+  return lanes;
+}
+
+// The position classes of the bad value in rows of `inner` elements: the last row (the last
+// panel), past the last full vector of int32 lanes, inside a full vector of int8 lanes.
+void add_position(std::map<std::string, int>& counts, const Tensor& t, int64_t index,
+                  int64_t inner) {
+  const int64_t rows = t.size() / inner, column = index % inner;
+  const int64_t lanes = widest_lanes(), bytes = 4 * lanes;
+  if (rows > 1 && index / inner == rows - 1) counts["in the last row of several"]++;
+  if (inner % lanes != 0 && column >= inner - inner % lanes) counts["past the last vector"]++;
+  if (inner >= bytes && column < inner - inner % bytes) counts["in a full vector of bytes"]++;
+}
+
+// Draws kDraws calls of `op`'s rule, runs each on the GEMM backends and counts, per path they
+// report and per position class of the bad value, the draws that meet it.
 std::map<std::string, int> tally(const std::string& op, const std::string& rule,
-                                 Classify classify) {
+                                 const std::function<int64_t(const Call&, size_t)>& inner) {
   const OpGenerators* gens = generators_for(registry().op(op));
   EXPECT_NE(gens, nullptr);
   std::map<std::string, int> counts;
@@ -48,20 +83,20 @@ std::map<std::string, int> tally(const std::string& op, const std::string& rule,
       const BadValue bad = find_bad_value(call);
       EXPECT_GE(bad.index, 0) << op << " " << rule << " seed " << seed << ": no bad value";
       counts[bad.high ? "value above alpha(p)" : "value below -alpha(p)"]++;
-      for (const std::string& path : classify(call, bad)) counts[path]++;
+      if (call.inputs[bad.input].dtype() == DType::kInt8) counts["int8 storage"]++;
+      std::set<std::string> met;
+      for (const std::string& backend : gemm_backends()) {
+        const Outcome o = run_op_outcome(registry(), backend, call.op, call.attrs, call.inputs);
+        EXPECT_EQ(o.kind, OutcomeKind::kLogicError) << backend << " seed " << seed;
+        met.insert(o.paths.begin(), o.paths.end());
+      }
+      for (const std::string& path : met) counts[path]++;
+      add_position(counts, call.inputs[bad.input], bad.index, inner(call, bad.input));
     }
   }
   std::cout << op << " " << rule << " (" << kDraws << " draws)\n";
   for (const auto& [path, n] : counts) std::cout << "  " << path << ": " << n << "\n";
   return counts;
-}
-
-// The position classes of the bad value in rows of `inner` elements.
-void add_position(std::vector<std::string>& paths, const Tensor& t, int64_t index, int64_t inner) {
-  const int64_t rows = t.size() / inner, column = index % inner;
-  if (rows > 1 && index / inner == rows - 1) paths.push_back("in the last row of several");
-  if (inner % 16 != 0 && column >= inner - inner % 16) paths.push_back("past the last 16 lanes");
-  if (inner >= 64 && column < inner - inner % 64) paths.push_back("in a full 64-byte vector");
 }
 
 void expect_every(const std::map<std::string, int>& counts,
@@ -71,53 +106,43 @@ void expect_every(const std::map<std::string, int>& counts,
   }
 }
 
+const std::vector<std::string> kEveryPosition = {
+    "value above alpha(p)", "value below -alpha(p)", "int8 storage", "in the last row of several",
+    "past the last vector", "in a full vector of bytes"};
+
+// The threaded path (work >= the thread threshold) where this process runs a team.
+std::vector<std::string> with_team(std::vector<std::string> wanted) {
+  if (registry().find_backend("optimized")->unreachable_paths.count("threads.team") == 0) {
+    wanted.push_back("threads.team");
+  }
+  return wanted;
+}
+
 TEST(NnValueCheckAtScale, DenseDrawsMeetEveryPath) {
   for (const std::string rule :
        {"data_value_outside_precision_at_scale", "weight_value_outside_precision_at_scale"}) {
-    const auto counts = tally("dense", rule, [](const Call& call, const BadValue& bad) {
-      const int64_t rows = call.inputs[0].shape()[0], depth = call.inputs[0].shape()[1];
-      const int64_t units = call.inputs[1].shape()[0];
-      std::vector<std::string> paths;
-      if (rows * units * depth >= (int64_t{1} << 16)) paths.push_back("threaded (work >= 2^16)");
-      if (units > 64) paths.push_back("several column panels (VNNI: 64 units)");
-      if (units > 16) paths.push_back("several column panels (AVX2: 16 units)");
-      if (rows > 6) paths.push_back("several row panels (VNNI: 6 rows)");
-      if (depth > 4096) paths.push_back("two k-blocks (VNNI: 4096 k)");
-      if (depth > 2048) paths.push_back("two k-blocks (AVX2: 2048 k)");
-      if (call.inputs[bad.input].dtype() == DType::kInt8) paths.push_back("int8 storage");
-      add_position(paths, call.inputs[bad.input], bad.index, depth);
-      return paths;
+    const auto counts = tally("dense", rule, [](const Call& call, size_t) {
+      return call.inputs[0].shape()[1];  // rows of depth values, both operands
     });
-    expect_every(counts, {"value above alpha(p)", "value below -alpha(p)",
-                          "threaded (work >= 2^16)", "several column panels (VNNI: 64 units)",
-                          "several row panels (VNNI: 6 rows)", "two k-blocks (VNNI: 4096 k)",
-                          "two k-blocks (AVX2: 2048 k)", "int8 storage",
-                          "in the last row of several", "past the last 16 lanes",
-                          "in a full 64-byte vector"});
+    std::vector<std::string> wanted = with_team(kEveryPosition);
+    for (const char* path : {"dense.gemm.kblocks", "dense.gemm.row_chunks",
+                             "dense.gemm.partial_panel", "dense.gemm.column_tail"}) {
+      wanted.push_back(path);
+    }
+    expect_every(counts, wanted);
   }
 }
 
 TEST(NnValueCheckAtScale, Conv2dDrawsMeetEveryPath) {
   for (const std::string rule :
        {"data_value_outside_precision_at_scale", "weight_value_outside_precision_at_scale"}) {
-    const auto counts = tally("conv2d", rule, [](const Call& call, const BadValue& bad) {
-      const Tensor& x = call.inputs[0];
-      const Tensor& w = call.inputs[1];
-      const int64_t taps = w.shape()[1] * w.shape()[2] * w.shape()[3];
-      std::vector<std::string> paths;
-      if (x.size() > (int64_t{1} << 16)) paths.push_back("data over two range chunks (2^16)");
-      if (w.shape()[0] > 8) paths.push_back("several weight panels (VNNI: 8 rows)");
-      if (w.shape()[0] > 4) paths.push_back("several weight panels (AVX2: 4 rows)");
-      if (call.inputs[bad.input].dtype() == DType::kInt8) paths.push_back("int8 storage");
-      const int64_t inner = bad.input == 0 ? x.shape()[2] * x.shape()[3] : taps;
-      add_position(paths, call.inputs[bad.input], bad.index, inner);
-      return paths;
+    const auto counts = tally("conv2d", rule, [](const Call& call, size_t input) {
+      const Shape& s = call.inputs[input].shape();
+      return input == 0 ? s[2] * s[3] : s[1] * s[2] * s[3];  // an image plane, a filter
     });
-    std::vector<std::string> wanted = {"value above alpha(p)", "value below -alpha(p)",
-                                       "int8 storage", "in the last row of several",
-                                       "past the last 16 lanes", "in a full 64-byte vector"};
-    wanted.push_back(rule.rfind("data", 0) == 0 ? "data over two range chunks (2^16)"
-                                                : "several weight panels (VNNI: 8 rows)");
+    std::vector<std::string> wanted = with_team(kEveryPosition);
+    wanted.push_back(rule.rfind("data", 0) == 0 ? "conv2d.value_range.chunks"
+                                                : "conv2d.gemm.panels");
     expect_every(counts, wanted);
   }
 }

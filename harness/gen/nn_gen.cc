@@ -113,7 +113,8 @@ void aim_conv_image(ConvDraw& d) {
   d.batch = 1;
   d.groups = 1;
   d.in_channels = pick(1, 3);
-  d.channels = pick(1, 10);
+  // Often near a panel height too: several panels over many pixel blocks.
+  d.channels = gen::aimed("conv2d", "channels_per_group", 1, 24, 2).value_or(pick(1, 10));
   ConvAxis axis;
   axis.kernel = pick(1, 3);
   axis.pad = pick(0, 1);

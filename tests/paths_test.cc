@@ -1,0 +1,106 @@
+// Kernel paths (docs/paths.md): declared by the backends, reported by the kernels, counted and
+// required by the campaign, reached by the generators' draws.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "cvmcheck/op_list.h"
+#include "cvmcheck/paths.h"
+#include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_paths.h"
+#include "registry/registry.h"
+
+namespace cvm {
+namespace {
+
+const std::set<std::string> kPathBackends = {"optimized", "optimized/avx512vnni",
+                                             "optimized/avx2", "optimized/portable",
+                                             "optimized@3", "cuda-host"};
+
+bool listed(const std::string& op) {
+  for (const ListedOp& l : kOperatorList) {
+    if (l.name == op) return true;
+  }
+  return false;
+}
+
+TEST(KernelPaths, EveryDeclaredPathIsDefinedWithListedOperators) {
+  for (const Backend& b : registry().backends()) {
+    if (kPathBackends.count(b.name) == 0) continue;
+    EXPECT_FALSE(b.paths.empty()) << b.name << " declares no kernel path";
+    for (const std::string& id : b.paths) {
+      const PathInfo* info = paths::find(id);
+      ASSERT_NE(info, nullptr) << b.name << ": " << id;
+      EXPECT_FALSE(info->ops.empty()) << id;
+      EXPECT_FALSE(info->description.empty()) << id;
+      for (const std::string& op : info->ops) EXPECT_TRUE(listed(op)) << id << ": " << op;
+    }
+    for (const auto& [id, why] : b.unreachable_paths) {
+      EXPECT_NE(std::find(b.paths.begin(), b.paths.end(), id), b.paths.end()) << id;
+      EXPECT_FALSE(why.empty()) << id;
+    }
+  }
+}
+
+TEST(KernelPaths, ACallReportsItsPathsAndOnlyItsOwn) {
+  const Tensor x = Tensor::from_values({40000}, std::vector<int32_t>(40000, -3), 8);
+  const Outcome big = run_op_outcome(registry(), "optimized", "relu", nlohmann::json::object(), {x});
+  ASSERT_EQ(big.kind, OutcomeKind::kOk);
+  EXPECT_NE(std::find(big.paths.begin(), big.paths.end(), "relu.chunks"), big.paths.end());
+  const Tensor small = Tensor::from_values({3}, {1, -2, 3}, 8);
+  const Outcome one =
+      run_op_outcome(registry(), "optimized", "relu", nlohmann::json::object(), {small});
+  EXPECT_EQ(one.paths, std::vector<std::string>{"relu.one_chunk"});
+  const Outcome ref =
+      run_op_outcome(registry(), "reference", "relu", nlohmann::json::object(), {small});
+  EXPECT_TRUE(ref.paths.empty());
+}
+
+// What a campaign over every operator of fixed seed reached: every declared path that this
+// machine can reach, on the backends that between them declare every path (the team variant
+// takes the CPUID pick's paths and the threaded ones, the ISA variants the others'). A path the
+// generators stop drawing, or a kernel that stops marking its path, fails here.
+TEST(KernelPaths, AFixedCampaignReachesEveryReachablePath) {
+  const std::set<std::string> backends = {"optimized@3", "optimized/avx2", "optimized/portable",
+                                          "cuda-host"};
+  CampaignOptions o;
+  o.seconds = 600;
+  o.max_cases = 8000;
+  o.seed = 20261127;
+  o.shrink_seconds = 0;
+  o.backends.assign(backends.begin(), backends.end());
+  const CampaignResult r = run_campaign(registry(), o);
+  EXPECT_EQ(r.mismatches, 0);
+  for (const auto& [backend, missing] : r.paths.not_reached) {
+    std::string ids;
+    for (const std::string& id : missing) ids += " " + id;
+    ADD_FAILURE() << backend << " never reached:" << ids;
+  }
+  for (const std::string& name : backends) {
+    const Backend* b = registry().find_backend(name);
+    if (!b->available) continue;
+    EXPECT_EQ(r.paths.in_scope.at(name).size(), b->paths.size()) << name;
+  }
+  std::cout << paths_summary(r.paths, true);
+}
+
+TEST(KernelPaths, JobsMergeWhatEitherReached) {
+  CampaignPaths a, b;
+  a.in_scope["x"] = {"p", "q"};
+  a.calls["x"]["p"] = 2;
+  a.not_reached["x"] = {"q"};
+  b.in_scope["x"] = {"p", "q"};
+  b.calls["x"]["q"] = 1;
+  b.not_reached["x"] = {"p"};
+  CampaignPaths merged;
+  merge_paths(merged, a);
+  merge_paths(merged, b);
+  EXPECT_TRUE(merged.not_reached.empty());
+  EXPECT_EQ(merged.calls["x"]["p"], 2);
+  const CampaignPaths back = paths_from_json(paths_json(merged));
+  EXPECT_EQ(back.calls, merged.calls);
+  EXPECT_EQ(back.in_scope, merged.in_scope);
+}
+
+}  // namespace
+}  // namespace cvm
