@@ -138,6 +138,12 @@ TEST(KnownDifferences, NumericConditionsCompareSumsOfAttributesAndInputPropertie
   EXPECT_EQ(match(values, call_of("sum", {}, {Tensor::from_values({1, 4}, {1, 2, 3, 4}, 8)})), -1);
   EXPECT_EQ(match(values, call_of("abs", {}, {Tensor::from_values({3}, {1, 2, 99}, 8)})), 3);
   EXPECT_EQ(match(values, call_of("abs", {}, {Tensor::from_values({3}, {1, 2, 100}, 8)})), -1);
+
+  const ExpectedFailures odd = list_of("sig:conv2d|*&in1.odd>0  an odd weight is halved\n");
+  const Tensor data = Tensor::from_values({2}, {3, 5}, 8);
+  EXPECT_EQ(match(odd, call_of("conv2d", {}, {data, Tensor::from_values({2}, {-4, 126}, 8)})), -1);
+  EXPECT_EQ(match(odd, call_of("conv2d", {}, {data, Tensor::from_values({2}, {-4, -127}, 8)})), 0);
+  EXPECT_EQ(match(odd, call_of("conv2d", {}, {data})), -1);  // no weight: false
 }
 
 // A planted bug of a backend under test, listed as a known difference by its signature and a
