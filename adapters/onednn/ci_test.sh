@@ -3,9 +3,10 @@
 # operators only; the rest is skipped) with its known-difference lists, once with oneDNN's own
 # choice of ISA and once limited to AVX2 (DNNL_MAX_CPU_ISA=AVX2, the int8 path without VNNI that
 # most of the differences come from), so that both lists are exercised on any x86 machine. Any
-# unexpected failure fails the test.
+# unexpected failure fails the test. With MODEL_CHECK_BINARY it also checks, under both ISA
+# settings, that oneDNN computes the arithmetic docs/conformance/onednn.md describes.
 #
-#   bash adapters/onednn/ci_test.sh CVMCHECK_BINARY WORKER_BINARY
+#   bash adapters/onednn/ci_test.sh CVMCHECK_BINARY WORKER_BINARY [MODEL_CHECK_BINARY]
 #
 # The lists: known-differences.txt applies on every ISA; known-no-vnni.txt too where oneDNN runs
 # without VNNI (the worker's --print-isa says which ISA it runs; docs/conformance/onednn.md).
@@ -16,6 +17,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cvmcheck="${1:?usage: ci_test.sh CVMCHECK_BINARY WORKER_BINARY}"
 worker="${2:-}"
+model_check="${3:-}"
 if [ -z "$worker" ] || [ ! -x "$worker" ]; then
   echo "SKIP: no oneDNN worker (${worker:-not built}): libdnnl-dev was not found at configure time"
   exit 77
@@ -40,5 +42,9 @@ for limit in "" AVX2; do
   # shellcheck disable=SC2046
   "$cvmcheck" golden verify "$root/golden" --jobs 1 --backend-def "onednn=$worker" \
     --backend onednn $(lists_for_isa) || status=1
+  if [ -n "$model_check" ]; then
+    echo "== the arithmetic of docs/conformance/onednn.md, ISA $isa"
+    "$model_check" || status=1
+  fi
 done
 exit $status
