@@ -10,6 +10,8 @@
 //   conv2d, int8 jit kernels without VNNI: acc = 2 * sum x * rne(w / 2)     (weight-halving)
 //   dense, x64:gemm_s8s8s32:jit without VNNI:
 //     acc = sum over pairs of sat16((x0 + 128) w0 + (x1 + 128) w1) - 128 sum w  (pair-saturation)
+//     and on avx512_core with one unit and two or more rows, the roles swapped:
+//     acc = sum over pairs of sat16((w0 + 128) x0 + (w1 + 128) x1) - 128 sum x  (-gemv)
 //   otherwise acc = sum x * w.
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -50,20 +52,25 @@ int64_t model_acc(const Config& c, const std::string& impl, const int8_t* x, con
   const bool halve = without_vnni() && c.op[0] == 'c' && impl.find("int8") != std::string::npos &&
                      impl.find("ref") == std::string::npos;
   const bool pairs = without_vnni() && impl.find("gemm_s8s8s32") != std::string::npos;
-  int64_t acc = 0, wsum = 0;
+  // The operand shifted to u8 (u) and the one kept s8 (s).
+  const bool gemv = c.op[0] == 'd' && c.outs == 1 && c.rows >= 2 &&
+                    dnnl::get_effective_cpu_isa() == dnnl::cpu_isa::avx512_core;
+  const int8_t* u = gemv ? w : x;
+  const int8_t* s = gemv ? x : w;
+  int64_t acc = 0, ssum = 0;
   for (int64_t k = 0; k < c.depth; ++k) {
     if (halve) {
       acc += 2 * x[k] * static_cast<int64_t>(std::nearbyint(w[k] / 2.0f));
     } else if (pairs && k % 2 == 0) {
-      int64_t pair = (x[k] + 128) * w[k];
-      if (k + 1 < c.depth) pair += (x[k + 1] + 128) * w[k + 1];
+      int64_t pair = (u[k] + 128) * s[k];
+      if (k + 1 < c.depth) pair += (u[k + 1] + 128) * s[k + 1];
       acc += std::min<int64_t>(32767, std::max<int64_t>(-32768, pair));
     } else if (!pairs) {
       acc += x[k] * w[k];
     }
-    wsum += w[k];
+    ssum += s[k];
   }
-  return pairs ? acc - 128 * wsum : acc;
+  return pairs ? acc - 128 * ssum : acc;
 }
 
 // Runs the configuration; x is (rows, depth), w (outs, depth), y (rows, outs), all row-major.
@@ -152,7 +159,8 @@ int main() {
       {"conv2d", 36, 8, 8, 126, 100000000}, {"conv2d", 4, 1200, 3, 127, 0},
       {"dense", 4, 64, 8, 127, 0},          {"dense", 3, 7, 5, 127, 0},
       {"dense", 64, 1024, 16, 127, 0},      {"dense", 17, 33, 9, 127, 100000000},
-      {"dense", 8, 2048, 4, 127, 0},
+      {"dense", 8, 2048, 4, 127, 0},          {"dense", 16, 64, 1, 127, 0},
+      {"dense", 2, 35, 1, 62, 0},             {"dense", 1, 64, 1, 127, 0},
       // 127 x 127 x 1041 = 2^24 + 13073: the accumulator alone passes 2^24.
       {"conv2d", 2, 1041, 2, 127, 0, 127},  {"dense", 2, 1041, 2, 127, 0, 127},
   };
