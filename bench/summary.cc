@@ -113,7 +113,8 @@ std::string SummaryReporter::render() const {
     for (const std::string& name : names) {
       const double o1 = time(family, name, "ours", 1), o2 = time(family, name, "ours", 2);
       if (o1 < 0 && o2 < 0) continue;
-      out << "| " << name << " | " << ratio(o1, time(family, name, "onednn_e2e", 1)) << " | "
+      out << "| " << name << (inexact(family, name).empty() ? "" : " (oneDNN inexact on this CPU)")
+          << " | " << ratio(o1, time(family, name, "onednn_e2e", 1)) << " | "
           << ratio(o2, time(family, name, "onednn_e2e", 2)) << " | "
           << ratio(o1, time(family, name, "onednn_prim", 1)) << " | "
           << ratio(o2, time(family, name, "onednn_prim", 2)) << " | "
@@ -133,7 +134,7 @@ std::string SummaryReporter::render() const {
         out << "| " << threads << " | " << fmt_time(ours) << " | " << fmt_time(e2e) << " | "
             << fmt_time(prim) << " | " << ratio(ours, e2e) << " | " << ratio(ours, prim) << " |\n";
       }
-      out << "\n";
+      out << "\n" << render_inexact(family, name);
       const double e1 = time(family, name, "onednn_e2e", 1),
                    e2 = time(family, name, "onednn_e2e", 2);
       const double o1 = time(family, name, "ours", 1), o2 = time(family, name, "ours", 2);
@@ -142,10 +143,43 @@ std::string SummaryReporter::render() const {
       const double ref = time(family, name, "reference", 1);
       if (ref >= 0) out << " Reference (naive oracle, one run, 1 thread): " << fmt_time(ref) << ".";
       const auto it = notes_.find(family + "/" + name + "/onednn_prim");
-      if (it != notes_.end()) out << " oneDNN kernel: `" << it->second << "`.";
+      if (it != notes_.end()) {
+        const size_t cut = it->second.rfind("; ");  // after "inexact ...; " when it differed
+        out << " oneDNN kernel: `"
+            << (cut == std::string::npos ? it->second : it->second.substr(cut + 2)) << "`.";
+      }
       out << "\n\n";
     }
   }
+  return out.str();
+}
+
+std::string SummaryReporter::inexact(const std::string& family, const std::string& name) const {
+  const auto it = notes_.find(family + "/" + name + "/onednn_e2e");
+  return it != notes_.end() && it->second.rfind("inexact", 0) == 0 ? it->second : std::string();
+}
+
+// Where oneDNN differs from ours on this CPU: the first differing element, and the times of the
+// restricted-weight job oneDNN computes exactly here (onednn_exact_*), when it ran.
+std::string SummaryReporter::render_inexact(const std::string& family,
+                                            const std::string& name) const {
+  const std::string why = inexact(family, name);
+  if (why.empty()) return "";
+  std::ostringstream out;
+  out << "**The oneDNN columns above are inexact on this CPU**: "
+      << why.substr(why.find("first difference")) << ".";
+  const auto exact = notes_.find(family + "/" + name + "/onednn_exact_e2e");
+  if (exact != notes_.end() && exact->second.rfind("inexact", 0) != 0) {
+    const std::string& label = exact->second;
+    out << " Exact here with " << label.substr(label.find("; ") + 2) << ": oneDNN end to end "
+        << fmt_time(time(family, name, "onednn_exact_e2e", 1)) << " / "
+        << fmt_time(time(family, name, "onednn_exact_e2e", 2)) << ", primitive "
+        << fmt_time(time(family, name, "onednn_exact_prim", 1)) << " / "
+        << fmt_time(time(family, name, "onednn_exact_prim", 2)) << " (1 / 2 threads).";
+  } else if (exact != notes_.end()) {
+    out << " With restricted weights it is still inexact: " << exact->second << ".";
+  }
+  out << "\n\n";
   return out.str();
 }
 

@@ -44,6 +44,9 @@ class SummaryReporter : public benchmark::ConsoleReporter {
                int threads) const;  // < 0 when absent
   static bool is_ops_family(const std::string& family);
   std::string render() const;      // the nn families
+  // The label of a oneDNN run that differed from ours ("inexact on this CPU: ..."), or empty.
+  std::string inexact(const std::string& family, const std::string& name) const;
+  std::string render_inexact(const std::string& family, const std::string& name) const;
   std::string render_ops() const;  // bandwidth and speedup (summary_ops.cc)
   std::string render_bandwidth() const;
   std::string render_speedup() const;

@@ -20,7 +20,7 @@ namespace {
 constexpr const char* kForms =
     "name=GLOB, rule=GLOB, attr.NAME=GLOB, inK.shape=GLOB, inK.has=V, or NUMBER OP N with OP one of = != < "
     "<= > >= and NUMBER a sum of attr.NAME and inK.ndim, prec, size, min, max, min_dim, max_dim, "
-    "colJ.min, colJ.max";
+    "odd, colJ.min, colJ.max";
 
 bool glob(const std::string& pattern, const std::string& text) {
   return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
@@ -105,12 +105,12 @@ NumericTerm parse_term(const std::string& term, const std::string& where) {
     verify(t.column >= 0, where, ": column ", t.column, " is negative");
     t.property = "col" + t.property.substr(dot);
   }
-  static const char* const kProperties[] = {"ndim", "prec",    "size",    "min",     "max",
-                                            "min_dim", "max_dim", "col.min", "col.max"};
+  static const char* const kProperties[] = {"ndim",    "prec",    "size", "min",     "max",
+                                            "min_dim", "max_dim", "odd",  "col.min", "col.max"};
   verify(std::find(std::begin(kProperties), std::end(kProperties), t.property) !=
              std::end(kProperties),
          where, ": '", term, "': an input's number is ndim, prec, size, min, max, min_dim, ",
-         "max_dim, colJ.min or colJ.max");
+         "max_dim, odd, colJ.min or colJ.max");
   return t;
 }
 
@@ -143,6 +143,13 @@ std::optional<int64_t> input_value(const Tensor& t, const NumericTerm& term) {
   if (p == "ndim") return t.ndim();
   if (p == "prec") return t.precision();
   if (p == "size") return t.size();
+  // How many values are odd: an implementation that halves a multiplicand (oneDNN's int8
+  // weights without VNNI) is exact exactly when none is.
+  if (p == "odd") {
+    int64_t count = 0;
+    for (int64_t i = 0; i < t.size(); ++i) count += t.get(i) & 1;
+    return count;
+  }
   if (p == "min_dim" || p == "max_dim") {
     if (t.ndim() == 0) return std::nullopt;
     int64_t best = t.dim(0);
