@@ -1,6 +1,9 @@
 #include "onednn_common.h"
 
 #include <cstdio>
+#include <set>
+
+#include "cvmcheck/paths.h"
 
 namespace cvm::onednn {
 namespace {
@@ -45,8 +48,16 @@ dnnl::memory::format_tag plain_tag(size_t ndim) {
 void set_call_id(uint64_t id) { g_call_id = id; }
 
 void report_impl(const std::string& op, const dnnl::primitive_desc_base& pd) {
-  std::fprintf(stderr, "onednn-worker: call %llu %s: %s\n",
-               static_cast<unsigned long long>(g_call_id), op.c_str(), pd.impl_info_str());
+  // The implementation is the call's kernel path (docs/paths.md): "onednn.<op>.<impl>", which
+  // the worker protocol's path field carries to the campaign's counts. The log names each
+  // path once, with the first call that took it: a night's log stays bounded.
+  const std::string id = "onednn." + op + "." + pd.impl_info_str();
+  static std::set<std::string> logged;
+  paths::hit(paths::define(id.c_str(), op.c_str(), pd.impl_info_str()));
+  if (logged.insert(id).second) {
+    std::fprintf(stderr, "onednn-worker: call %llu %s: %s (first call of this implementation)\n",
+                 static_cast<unsigned long long>(g_call_id), op.c_str(), pd.impl_info_str());
+  }
 }
 
 }  // namespace cvm::onednn
