@@ -1,31 +1,18 @@
-// cvmcheck worker protocol, version 1 (docs/backend-protocol.md): the wire codec and a serve
-// loop, header-only, C++17, no dependency beyond the standard library and POSIX read/write.
-//
-// An implementation under test becomes a cvmcheck backend by supplying one function:
-//
-//   #include "cvmcheck_worker.hpp"
-//   cvmcheck_worker::Reply my_call(const cvmcheck_worker::Call& call) { ... }
-//   int main() { return cvmcheck_worker::serve("my-impl", {"abs", "clip"}, my_call); }
-//
-// and is run as `cvmcheck campaign --backend exec:"./my-worker"`. The handler throws
-// cvmcheck_worker::LogicError for a bad model or input (optionally naming the rule id); any other
-// exception becomes a runtime_error reply. The harness (harness/workers/worker_client.cc) uses the same
-// codec, so the two sides cannot drift apart.
+// cvmcheck worker protocol, version 1 (docs/backend-protocol.md): the wire codec, header-only,
+// C++17, no dependency beyond the standard library. Workers include cvmcheck_worker.hpp, which
+// adds the serve loop; the harness (harness/workers/worker_client.cc) uses the same codec, so the
+// two sides cannot drift apart.
 #pragma once
 
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <unistd.h>
-
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "cvmcheck_worker.hpp: the codec copies little-endian integers as they are in memory"
+#error "cvmcheck_worker_codec.hpp: the codec copies little-endian integers as they are in memory"
 #endif
 
 namespace cvmcheck_worker {
@@ -41,6 +28,14 @@ constexpr uint32_t kFlagReportsRules = 1u;  // error replies carry the contract'
 // Outputs carry no precision (a runtime without the notion, e.g. ONNX): the harness compares
 // values, shapes, dtypes and error classes, not precisions, and says so in its tables.
 constexpr uint32_t kFlagNoPrecision = 2u;
+// The hello declares the worker's kernel paths and every reply names the paths its call took
+// (Hello::paths, Reply::paths): the campaign counts calls per path (core/include/cvmcheck/paths.h).
+constexpr uint32_t kFlagPaths = 4u;
+// Paths declared in a hello, and paths named in one reply, at most (the harness's path table,
+// cvm::paths::kMaxPaths, holds as many); a path's id, operator list or description at most
+// kMaxPathTextBytes bytes, and an id never empty.
+constexpr uint32_t kMaxPaths = 512;
+constexpr uint32_t kMaxPathTextBytes = 4096;
 
 enum class MessageType : uint8_t { kHello = 'H', kCall = 'C', kReply = 'R', kBye = 'Q' };
 enum class DType : uint8_t { kInt8 = 0, kInt32 = 1 };
@@ -126,6 +121,9 @@ struct Reply {
   std::vector<Tensor> outputs;  // ok only
   std::string message;          // errors only
   std::string rule;             // errors only; empty when not reported
+  // The ids of the kernel paths the call took, ok or error alike; on the wire only when the
+  // worker's hello has kFlagPaths (encode_reply and decode_reply take those flags).
+  std::vector<std::string> paths;
 
   static Reply ok(std::vector<Tensor> outputs) {
     Reply r;
@@ -141,11 +139,21 @@ struct Reply {
   }
 };
 
+// A kernel path a worker declares: an id ("conv2d.gemm.partial_panel"), the operators whose
+// calls can take it (comma-separated canonical names) and one line on what a call must be like
+// to take it.
+struct PathDecl {
+  std::string id;
+  std::string ops;
+  std::string description;
+};
+
 struct Hello {
   uint32_t version = kProtocolVersion;
   std::string name;               // worker -> harness: the implementation's name
   uint32_t flags = 0;             // worker -> harness: kFlag*
   std::vector<std::string> ops;   // worker -> harness: the operators it implements
+  std::vector<PathDecl> paths;    // worker -> harness, with kFlagPaths: its kernel paths
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -210,17 +218,21 @@ class Reader {
   uint64_t u64(const char* what) { uint64_t v; raw(&v, 8, what); return v; }
   int32_t i32(const char* what) { int32_t v; raw(&v, 4, what); return v; }
   int64_t i64(const char* what) { int64_t v; raw(&v, 8, what); return v; }
-  std::string str(const char* what) {
-    const uint32_t len = u32(what);
-    need(len, what);
-    std::string s(reinterpret_cast<const char*>(p_ + pos_), len);
-    pos_ += len;
-    return s;
-  }
-  uint32_t count(const char* what) {
+  std::string str(const char* what) { return text(u32(what), what); }
+  uint32_t count(const char* what, uint32_t limit = kMaxListLength) {
     const uint32_t n = u32(what);
-    if (n > kMaxListLength) fail(std::string(what) + " count " + std::to_string(n) + " over the limit");
+    if (n > limit) fail(std::string(what) + " count " + std::to_string(n) + " over the limit");
     return n;
+  }
+  // A path's id (never empty), operator list or description: a str of at most
+  // kMaxPathTextBytes bytes.
+  std::string path_text(const char* what, bool is_id) {
+    const uint32_t len = u32(what);
+    if (len > kMaxPathTextBytes || (is_id && len == 0)) {
+      fail(std::string(what) + " of " + std::to_string(len) + " bytes (" + (is_id ? "1.." : "0..") +
+           std::to_string(kMaxPathTextBytes) + ")");
+    }
+    return text(len, what);
   }
   void expect_type(MessageType type) {
     const uint8_t t = u8("message type");
@@ -274,6 +286,12 @@ class Reader {
            " bytes wanted, " + std::to_string(n_ - pos_) + " left)");
     }
   }
+  std::string text(uint32_t len, const char* what) {
+    need(len, what);
+    std::string s(reinterpret_cast<const char*>(p_ + pos_), len);
+    pos_ += len;
+    return s;
+  }
   void raw(void* out, size_t n, const char* what) {
     need(n, what);
     std::memcpy(out, p_ + pos_, n);
@@ -293,6 +311,14 @@ inline std::string encode_hello(const Hello& h) {
   w.u32(h.flags);
   w.u32(static_cast<uint32_t>(h.ops.size()));
   for (const std::string& op : h.ops) w.str(op);
+  if ((h.flags & kFlagPaths) != 0) {
+    w.u32(static_cast<uint32_t>(h.paths.size()));
+    for (const PathDecl& p : h.paths) {
+      w.str(p.id);
+      w.str(p.ops);
+      w.str(p.description);
+    }
+  }
   return w.frame();
 }
 
@@ -305,6 +331,16 @@ inline Hello decode_hello(const std::string& payload) {
   h.flags = r.u32("hello flags");
   const uint32_t n = r.count("hello operators");
   for (uint32_t i = 0; i < n; ++i) h.ops.push_back(r.str("hello operator name"));
+  if ((h.flags & kFlagPaths) != 0) {
+    const uint32_t m = r.count("hello paths", kMaxPaths);
+    for (uint32_t i = 0; i < m; ++i) {
+      PathDecl p;
+      p.id = r.path_text("hello path id", true);
+      p.ops = r.path_text("hello path operators", false);
+      p.description = r.path_text("hello path description", false);
+      h.paths.push_back(std::move(p));
+    }
+  }
   r.finish("hello");
   return h;
 }
@@ -356,7 +392,8 @@ inline Call decode_call(const std::string& payload) {
   return c;
 }
 
-inline std::string encode_reply(const Reply& rep) {
+// `flags`: the worker's hello flags; with kFlagPaths the reply ends with its paths.
+inline std::string encode_reply(const Reply& rep, uint32_t flags) {
   Writer w(MessageType::kReply);
   w.u64(rep.id);
   w.u8(static_cast<uint8_t>(rep.outcome));
@@ -367,10 +404,15 @@ inline std::string encode_reply(const Reply& rep) {
     w.str(rep.message);
     w.str(rep.rule);
   }
+  if ((flags & kFlagPaths) != 0) {
+    w.u32(static_cast<uint32_t>(rep.paths.size()));
+    for (const std::string& id : rep.paths) w.str(id);
+  }
   return w.frame();
 }
+inline std::string encode_reply(const Reply& rep) { return encode_reply(rep, 0); }
 
-inline Reply decode_reply(const std::string& payload) {
+inline Reply decode_reply(const std::string& payload, uint32_t flags) {
   Reader r(payload);
   r.expect_type(MessageType::kReply);
   Reply rep;
@@ -385,91 +427,15 @@ inline Reply decode_reply(const std::string& payload) {
     rep.message = r.str("error message");
     rep.rule = r.str("error rule");
   }
+  if ((flags & kFlagPaths) != 0) {
+    const uint32_t n = r.count("reply paths", kMaxPaths);
+    for (uint32_t i = 0; i < n; ++i) rep.paths.push_back(r.path_text("reply path id", true));
+  }
   r.finish("reply");
   return rep;
 }
+inline Reply decode_reply(const std::string& payload) { return decode_reply(payload, 0); }
 
 inline std::string encode_bye() { return Writer(MessageType::kBye).frame(); }
-
-// ---------------------------------------------------------------------------------------------
-// Blocking frame I/O on file descriptors (the worker side; the harness adds timeouts).
-
-inline void write_all(int fd, const std::string& bytes) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw ProtocolError(std::string("write failed: ") + std::strerror(errno));
-    done += static_cast<size_t>(n);
-  }
-}
-
-// Reads exactly n bytes; false on end of stream before the first byte, ProtocolError inside.
-inline bool read_exact(int fd, void* out, size_t n) {
-  size_t done = 0;
-  while (done < n) {
-    const ssize_t got = ::read(fd, static_cast<char*>(out) + done, n - done);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw ProtocolError(std::string("read failed: ") + std::strerror(errno));
-    if (got == 0) {
-      if (done == 0) return false;
-      throw ProtocolError("stream ends inside a frame");
-    }
-    done += static_cast<size_t>(got);
-  }
-  return true;
-}
-
-// One frame's payload; false on a clean end of stream.
-inline bool read_frame(int fd, std::string& payload) {
-  uint32_t len = 0;
-  if (!read_exact(fd, &len, 4)) return false;
-  if (len == 0 || len > kMaxFrameBytes) {
-    throw ProtocolError("frame length " + std::to_string(len) + " out of range");
-  }
-  payload.resize(len);
-  if (!read_exact(fd, payload.data(), len)) throw ProtocolError("stream ends inside a frame");
-  return true;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The worker's loop: answer the harness's hello, then one reply per call until bye or end of
-// input. Returns the process exit status (0 on a clean stop).
-
-using Handler = std::function<Reply(const Call&)>;
-
-inline int serve(const std::string& name, const std::vector<std::string>& ops,
-                 const Handler& handler, uint32_t flags = 0, int in_fd = 0, int out_fd = 1) {
-  try {
-    std::string payload;
-    if (!read_frame(in_fd, payload)) return 0;
-    const Hello theirs = decode_hello(payload);
-    Hello ours;
-    ours.name = name;
-    ours.flags = flags;
-    ours.ops = ops;
-    write_all(out_fd, encode_hello(ours));
-    if (theirs.version != kProtocolVersion) return 3;  // the harness reports the mismatch
-    while (read_frame(in_fd, payload)) {
-      if (!payload.empty() && payload[0] == static_cast<char>(MessageType::kBye)) return 0;
-      const Call call = decode_call(payload);
-      Reply reply;
-      try {
-        reply = handler(call);
-      } catch (const LogicError& e) {
-        reply = Reply::error(Outcome::kLogicError, e.what(), e.rule);
-      } catch (const std::exception& e) {
-        reply = Reply::error(Outcome::kRuntimeError, e.what());
-      }
-      reply.id = call.id;
-      write_all(out_fd, encode_reply(reply));
-    }
-    return 0;
-  } catch (const ProtocolError& e) {
-    const std::string line = std::string("cvmcheck_worker: ") + e.what() + "\n";
-    (void)!::write(2, line.data(), line.size());
-    return 4;
-  }
-}
 
 }  // namespace cvmcheck_worker
