@@ -34,7 +34,8 @@ std::vector<std::string> served_op_names(const Registry& registry, const std::st
 
 // The kernel paths `backend` declares (Backend::paths) as its hello declares them, with their
 // operators and description from the path table (cvmcheck/paths.h; an id no code defined goes
-// with neither). Empty for a backend that declares none or is unknown.
+// with neither), less those unreachable on this machine (Backend::unreachable_paths). Empty
+// for a backend that declares none or is unknown.
 std::vector<cvmcheck_worker::PathDecl> served_paths(const Registry& registry,
                                                     const std::string& backend);
 
