@@ -27,6 +27,11 @@ void expect_refused(const std::function<void()>& decode, const std::string& what
   }
 }
 
+// A reply encoded and decoded as a worker with kFlagPaths sends it.
+wp::Reply round_trip(const wp::Reply& r) {
+  return wp::decode_reply(payload_of(wp::encode_reply(r, wp::kFlagPaths)), wp::kFlagPaths);
+}
+
 wp::Hello hello_with_paths() {
   wp::Hello h;
   h.name = "impl";
@@ -60,22 +65,21 @@ TEST(WorkerPathsCodec, ReplyPathsRoundTripOnOkAndErrorReplies) {
   wp::Reply ok = wp::Reply::ok({wp::Tensor::int32({2}, {-1, 2}, 3)});
   ok.id = 5;
   ok.paths = {"abs.negative", "not.declared.anywhere"};
-  wp::Reply back = wp::decode_reply(payload_of(wp::encode_reply(ok, wp::kFlagPaths)), wp::kFlagPaths);
+  wp::Reply back = round_trip(ok);
   EXPECT_EQ(back.id, 5u);
   EXPECT_EQ(back.outputs.at(0).values(), (std::vector<int32_t>{-1, 2}));
   EXPECT_EQ(back.paths, ok.paths);
   for (const wp::Outcome outcome : {wp::Outcome::kLogicError, wp::Outcome::kRuntimeError}) {
     wp::Reply error = wp::Reply::error(outcome, "bad", "abs.rule");
     error.paths = {"abs.negative"};
-    back = wp::decode_reply(payload_of(wp::encode_reply(error, wp::kFlagPaths)), wp::kFlagPaths);
+    back = round_trip(error);
     EXPECT_EQ(back.outcome, outcome);
     EXPECT_EQ(back.message, "bad");
     EXPECT_EQ(back.rule, "abs.rule");
     EXPECT_EQ(back.paths, error.paths);
   }
   const wp::Reply empty = wp::Reply::ok({});
-  EXPECT_TRUE(wp::decode_reply(payload_of(wp::encode_reply(empty, wp::kFlagPaths)), wp::kFlagPaths)
-                  .paths.empty());
+  EXPECT_TRUE(round_trip(empty).paths.empty());
 }
 
 TEST(WorkerPathsCodec, WithoutTheFlagEveryMessageIsAsBefore) {
@@ -123,13 +127,13 @@ TEST(WorkerPathsCodec, OversizedCountsAndTextsAndEmptyIdsAreRefused) {
 
   wp::Reply r = wp::Reply::ok({});
   r.paths.assign(wp::kMaxPaths + 1, "p");
-  expect_refused([&] { wp::decode_reply(payload_of(wp::encode_reply(r, wp::kFlagPaths)), wp::kFlagPaths); },
+  expect_refused([&] { round_trip(r); },
                  "reply paths count 513 over the limit");
   r.paths = {"p", ""};
-  expect_refused([&] { wp::decode_reply(payload_of(wp::encode_reply(r, wp::kFlagPaths)), wp::kFlagPaths); },
+  expect_refused([&] { round_trip(r); },
                  "reply path id of 0 bytes");
   r.paths = {std::string(wp::kMaxPathTextBytes + 1, 'p')};
-  expect_refused([&] { wp::decode_reply(payload_of(wp::encode_reply(r, wp::kFlagPaths)), wp::kFlagPaths); },
+  expect_refused([&] { round_trip(r); },
                  "reply path id of 4097 bytes");
 }
 
@@ -139,7 +143,8 @@ TEST(WorkerPathsCodec, EveryTruncationInsideThePathFieldsIsRefused) {
   bare.flags = 0;
   const size_t hello_start = payload_of(wp::encode_hello(bare)).size();
   for (size_t n = hello_start; n < hello.size(); ++n) {
-    expect_refused([&] { wp::decode_hello(hello.substr(0, n)); }, "message ends inside the hello path");
+    expect_refused([&] { wp::decode_hello(hello.substr(0, n)); },
+                   "message ends inside the hello path");
   }
   wp::Reply r = wp::Reply::error(wp::Outcome::kRuntimeError, "m");
   r.paths = {"abc", "de"};

@@ -176,8 +176,9 @@ sys.exit(cw.serve("py-paths", ["abs"], handle, paths=declared))
 )";
 
 std::string python_worker_command() {
-  const std::filesystem::path script = std::filesystem::temp_directory_path() /
-                                       ("cvmcheck-paths-worker-" + std::to_string(::getpid()) + ".py");
+  const std::filesystem::path script =
+      std::filesystem::temp_directory_path() /
+      ("cvmcheck-paths-worker-" + std::to_string(::getpid()) + ".py");
   std::ofstream(script) << kPathsPythonWorker;
   return shell_quote(CVMCHECK_PYTHON) + " " + shell_quote(script.string()) + " " +
          shell_quote(std::string(CVMCHECK_SOURCE_DIR) + "/workers/python");
@@ -195,7 +196,8 @@ std::vector<Tensor> abs_input(std::vector<int32_t> values, int precision) {
 
 TEST(WorkerPaths, AnExecBackendTakesAWorkersDeclaredAndReportedPaths) {
   Registry local = registry();  // the worker's backend must not outlive the test in the global one
-  const std::string name = resolve_backend(local, "exec:" + python_worker_command(), exec_settings());
+  const std::string name =
+      resolve_backend(local, "exec:" + python_worker_command(), exec_settings());
   const Backend* b = local.find_backend(name);
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(b->paths, (std::vector<std::string>{"py.abs.any", "py.abs.negative"}));
