@@ -22,6 +22,11 @@ struct WorkerCodecFunctions {
   std::string (*encode_call)(const cvmcheck_worker::Call&) = cvmcheck_worker::encode_call;
   cvmcheck_worker::Reply (*decode_reply)(const std::string&) = cvmcheck_worker::decode_reply;
   std::string (*encode_reply)(const cvmcheck_worker::Reply&) = cvmcheck_worker::encode_reply;
+  // A reply read with the hello's flags (kFlagPaths: its kernel paths follow).
+  cvmcheck_worker::Reply (*decode_reply_flags)(const std::string&, uint32_t) =
+      cvmcheck_worker::decode_reply;
+  std::string (*encode_reply_flags)(const cvmcheck_worker::Reply&, uint32_t) =
+      cvmcheck_worker::encode_reply;
 };
 
 namespace worker_codec_check_detail {
@@ -49,6 +54,13 @@ inline std::optional<std::string> worker_codec_finding(
     const std::string& payload, const WorkerCodecFunctions& codec = WorkerCodecFunctions{}) {
   using worker_codec_check_detail::round_trip;
   if (auto finding = round_trip(payload, "reply", codec.decode_reply, codec.encode_reply)) {
+    return finding;
+  }
+  constexpr uint32_t kPaths = cvmcheck_worker::kFlagPaths;
+  if (auto finding = round_trip(
+          payload, "reply with paths",
+          [&](const std::string& p) { return codec.decode_reply_flags(p, kPaths); },
+          [&](const cvmcheck_worker::Reply& r) { return codec.encode_reply_flags(r, kPaths); })) {
     return finding;
   }
   if (auto finding = round_trip(payload, "hello", codec.decode_hello, codec.encode_hello)) {

@@ -1,12 +1,14 @@
 #include "harness/workers/exec_backend.h"
 
 #include <map>
+#include <set>
 #include <memory>
 #include <cctype>
 
 #include <nlohmann/json.hpp>
 
 #include "cvmcheck/errors.h"
+#include "cvmcheck/paths.h"
 #include "harness/workers/worker_client.h"
 
 namespace cvm {
@@ -38,6 +40,23 @@ std::map<std::string, std::string> definitions(const ExecSettings& settings) {
     out[name] = def.substr(eq + 1);
   }
   return out;
+}
+
+// The kernel paths the worker's hello declares, each defined in the path table (so paths::find
+// gives its operators and description) and listed once in `backend.paths`. A worker declaring
+// more than the table holds fails its start, as a malformed hello does.
+void declare_paths(const WorkerClient& client, Backend& backend) {
+  std::set<std::string> seen;
+  for (const cvmcheck_worker::PathDecl& p : client.hello().paths) {
+    if (!seen.insert(p.id).second) continue;
+    try {
+      paths::define(p.id.c_str(), p.ops.c_str(), p.description.c_str());
+    } catch (const std::exception& e) {
+      throw WorkerStartError(concat("worker '", client.options().command,
+                                    "' declares kernel paths the harness cannot hold: ", e.what()));
+    }
+    backend.paths.push_back(p.id);
+  }
 }
 
 }  // namespace
@@ -81,6 +100,7 @@ std::string resolve_backend(Registry& registry, const std::string& name,
     // The handshake may list aliases; unknown names are the worker's business (never called).
     if (const OpInfo* info = registry.find_op(op)) b.external_ops.insert(info->name);
   }
+  declare_paths(*backend.client, b);
   std::shared_ptr<WorkerClient> client = backend.client;
   b.external = [client](const std::string& op, const nlohmann::json& attrs,
                         const std::vector<Tensor>& inputs) {

@@ -3,10 +3,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 #include "cvmcheck/errors.h"
+#include "cvmcheck/paths.h"
 #include "harness/workers/worker_tensor.h"
 
 namespace cvm {
@@ -42,7 +44,9 @@ nlohmann::json attrs_from_protocol(const wp::Attrs& attrs) {
   return out;
 }
 
-wp::Reply reply_from_outcome(const Outcome& outcome) {
+namespace {
+
+wp::Reply reply_without_paths(const Outcome& outcome) {
   switch (outcome.kind) {
     case OutcomeKind::kOk: {
       std::vector<wp::Tensor> outputs;
@@ -58,8 +62,17 @@ wp::Reply reply_from_outcome(const Outcome& outcome) {
   return wp::Reply::error(wp::Outcome::kRuntimeError, outcome.message);
 }
 
+}  // namespace
+
+wp::Reply reply_from_outcome(const Outcome& outcome) {
+  wp::Reply reply = reply_without_paths(outcome);
+  reply.paths = outcome.paths;
+  return reply;
+}
+
 Outcome outcome_from_reply(const wp::Reply& reply) {
   Outcome out;
+  out.paths = reply.paths;
   switch (reply.outcome) {
     case wp::Outcome::kOk:
       out.kind = OutcomeKind::kOk;
@@ -108,6 +121,43 @@ wp::Reply serve_call(const Registry& registry, const std::string& backend, const
   } catch (...) {
     return wp::Reply::error(wp::Outcome::kRuntimeError, call.op + ": unknown exception");
   }
+}
+
+// The path table and the protocol hold as many paths, so a backend's declared paths always fit
+// a hello.
+static_assert(paths::kMaxPaths <= static_cast<int>(wp::kMaxPaths));
+
+std::vector<wp::PathDecl> served_paths(const Registry& registry, const std::string& backend) {
+  std::vector<wp::PathDecl> declared;
+  const Backend* b = registry.find_backend(backend);
+  if (b == nullptr || !b->available) return declared;
+  for (const std::string& id : b->paths) {
+    // The protocol has no field for a path unreachable on this machine (an ISA the CPU lacks):
+    // declared, the harness would count it as never reached, so it is left out.
+    if (b->unreachable_paths.count(id) != 0) continue;
+    wp::PathDecl decl;
+    decl.id = id;
+    if (const PathInfo* info = paths::find(id)) {
+      for (const std::string& op : info->ops) decl.ops += (decl.ops.empty() ? "" : ",") + op;
+      decl.description = info->description.substr(0, wp::kMaxPathTextBytes);
+      decl.ops.resize(std::min<size_t>(decl.ops.size(), wp::kMaxPathTextBytes));
+    }
+    declared.push_back(std::move(decl));
+  }
+  return declared;
+}
+
+int serve_backend(const Registry& registry, const std::string& backend, int in_fd, int out_fd) {
+  const auto handler = [&registry, &backend](const wp::Call& call) {
+    return serve_call(registry, backend, call);
+  };
+  const std::vector<std::string> ops = served_op_names(registry, backend);
+  const Backend* b = registry.find_backend(backend);
+  if (b == nullptr || !b->available || b->paths.empty()) {
+    return wp::serve(backend, ops, handler, wp::kFlagReportsRules, in_fd, out_fd);
+  }
+  return wp::serve_with_paths(backend, ops, served_paths(registry, backend), handler,
+                              wp::kFlagReportsRules, in_fd, out_fd);
 }
 
 int take_stdout_for_protocol() {

@@ -32,11 +32,24 @@ Outcome outcome_from_reply(const cvmcheck_worker::Reply& reply);
 // unknown or unavailable backend.
 std::vector<std::string> served_op_names(const Registry& registry, const std::string& backend);
 
+// The kernel paths `backend` declares (Backend::paths) as its hello declares them, with their
+// operators and description from the path table (cvmcheck/paths.h; an id no code defined goes
+// with neither), less those unreachable on this machine (Backend::unreachable_paths). Empty
+// for a backend that declares none or is unknown.
+std::vector<cvmcheck_worker::PathDecl> served_paths(const Registry& registry,
+                                                    const std::string& backend);
+
 // Runs one protocol call on a registered backend exactly as run_op_outcome runs it in process
 // and answers with the reply. Never throws: an input that breaks the tensor limits or attributes
 // that are not JSON are a logic_error reply; anything unexpected a runtime_error reply.
 cvmcheck_worker::Reply serve_call(const Registry& registry, const std::string& backend,
                                   const cvmcheck_worker::Call& call);
+
+// Serves `backend` on in_fd/out_fd until bye or the end of input, as `cvmcheck worker --backend`
+// does: every operator it implements with their aliases, rule ids, and, where it declares kernel
+// paths, kFlagPaths with its paths and each call's (run_op_outcome's Outcome::paths). Returns
+// the exit status (cvmcheck_worker::serve's).
+int serve_backend(const Registry& registry, const std::string& backend, int in_fd, int out_fd);
 
 // For a worker process: moves stdout to a new descriptor, returned, for the protocol's frames and
 // points descriptor 1 at stderr, so that a stray print (a kernel's, a library's) lands in the

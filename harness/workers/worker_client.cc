@@ -335,7 +335,7 @@ Outcome WorkerClient::finish() {
     if (!read_frame(payload, call.deadline_ns, eof)) {
       return eof ? crashed("during the call") : hung();
     }
-    reply = wire::decode_reply(payload);
+    reply = wire::decode_reply(payload, hello_.flags);  // with kFlagPaths, its paths too
     if (reply.id != call.id) {
       throw wire::ProtocolError(concat("reply for call ", reply.id, " where ", call.id,
                                        " was expected"));

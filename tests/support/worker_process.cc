@@ -107,7 +107,9 @@ wp::Hello WorkerProcess::handshake() {
   if (!send(wp::encode_hello(wp::Hello{}))) throw wp::ProtocolError("worker gone before hello");
   std::string payload;
   if (receive(payload) != Got::kFrame) throw wp::ProtocolError("no hello from the worker");
-  return wp::decode_hello(payload);
+  wp::Hello hello = wp::decode_hello(payload);
+  hello_flags_ = hello.flags;
+  return hello;
 }
 
 wp::Reply WorkerProcess::call(const wp::Call& call, int timeout_ms) {
@@ -116,7 +118,7 @@ wp::Reply WorkerProcess::call(const wp::Call& call, int timeout_ms) {
   const Got got = receive(payload, timeout_ms);
   if (got == Got::kTimeout) throw wp::ProtocolError("no reply within the timeout");
   if (got == Got::kEnd) throw wp::ProtocolError("worker gone without a reply");
-  return wp::decode_reply(payload);
+  return wp::decode_reply(payload, hello_flags_);
 }
 
 std::optional<int> WorkerProcess::wait(int timeout_ms) {

@@ -34,7 +34,8 @@ class WorkerProcess {
 
   // Sends a hello and decodes the answer (ProtocolError if there is none or it is malformed).
   cvmcheck_worker::Hello handshake();
-  // Sends the call and decodes its reply (ProtocolError on a timeout or a malformed reply).
+  // Sends the call and decodes its reply (ProtocolError on a timeout or a malformed reply), with
+  // its paths where the handshake's flags say the replies carry them.
   cvmcheck_worker::Reply call(const cvmcheck_worker::Call& call, int timeout_ms = 10000);
 
   // The wait status (waitpid's), waiting up to `timeout_ms`; nullopt if it still runs then.
@@ -46,6 +47,7 @@ class WorkerProcess {
   int to_worker_ = -1;
   int from_worker_ = -1;
   std::string buffer_;  // bytes read past the last frame
+  uint32_t hello_flags_ = 0;  // the worker's, from handshake()
   std::optional<int> status_;
 };
 

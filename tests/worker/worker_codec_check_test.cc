@@ -61,6 +61,25 @@ TEST(WorkerReplyFuzzCorpus, TheCheckCatchesALossyEncoder) {
   EXPECT_NE(finding->find("reply of"), std::string::npos) << *finding;
 }
 
+// A planted bug in the path field: the encoder drops a reply's last path.
+std::string pathless_encode_reply(const wp::Reply& reply, uint32_t flags) {
+  wp::Reply copy = reply;
+  if (!copy.paths.empty()) copy.paths.pop_back();
+  return wp::encode_reply(copy, flags);
+}
+
+TEST(WorkerReplyFuzzCorpus, TheCheckCoversTheKernelPathField) {
+  wp::Reply reply = wp::Reply::error(wp::Outcome::kLogicError, "abs: bad input");
+  reply.paths = {"abs.negative"};
+  const std::string payload = wp::encode_reply(reply, wp::kFlagPaths).substr(4);
+  EXPECT_FALSE(worker_codec_finding(payload).has_value());
+  WorkerCodecFunctions planted;
+  planted.encode_reply_flags = pathless_encode_reply;
+  const std::optional<std::string> finding = worker_codec_finding(payload, planted);
+  ASSERT_TRUE(finding.has_value());
+  EXPECT_NE(finding->find("reply with paths of"), std::string::npos) << *finding;
+}
+
 TEST(WorkerReplyFuzzCorpus, MalformedPayloadsAreRefusedWithoutAFinding) {
   for (const std::string& payload : {std::string(), std::string("R"), std::string(64, '\xff'),
                                      std::string("H\x01\x00\x00\x00", 5)}) {

@@ -38,11 +38,7 @@ Action add_worker_command(CLI::App& app) {
       std::cerr << "cvmcheck worker: cannot set up stdout for the protocol\n";
       return kExitUsage;
     }
-    const std::string name = *backend;
-    return cvmcheck_worker::serve(
-        name, served_op_names(registry(), name),
-        [&name](const cvmcheck_worker::Call& call) { return serve_call(registry(), name, call); },
-        cvmcheck_worker::kFlagReportsRules, /*in_fd=*/0, protocol_fd);
+    return serve_backend(registry(), *backend, /*in_fd=*/0, protocol_fd);
   };
 }
 

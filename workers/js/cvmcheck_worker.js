@@ -16,6 +16,11 @@
 // A LogicError (a bad model or input) becomes a logic_error reply; any other exception a
 // runtime_error reply. While serve() runs, console.log and process.stdout.write go to stderr
 // (the log): a stray print cannot corrupt a frame.
+//
+// Kernel paths (optional): serve(name, ops, handle, flags, undefined, undefined, paths), paths a
+// list of {id, ops, description} (ops a comma-separated operator list), declares them
+// (FLAG_PATHS), and cw.hitPath('abs.negative') during a call reports that the call took it (its
+// reply names every path hit since the call began, a failed call's too).
 
 const PROTOCOL_VERSION = 1;
 const MAX_FRAME_BYTES = 2 ** 30;
@@ -23,6 +28,9 @@ const MAX_DIMS = 16;
 const MAX_LIST_LENGTH = 2 ** 16;
 const FLAG_REPORTS_RULES = 1;  // error replies carry the contract's rule id
 const FLAG_NO_PRECISION = 2;   // output precisions are not reported: the harness ignores them
+const FLAG_PATHS = 4;          // the hello declares kernel paths; every reply names its call's
+const MAX_PATHS = 512;         // paths declared in a hello, or named in one reply
+const MAX_PATH_TEXT_BYTES = 4096;  // a path's id (never empty), operator list or description
 
 const HELLO = 0x48, CALL = 0x43, REPLY = 0x52, BYE = 0x51;  // 'H', 'C', 'R', 'Q'
 const OK = 0, LOGIC_ERROR = 1, RUNTIME_ERROR = 2;
@@ -76,10 +84,19 @@ class Reader {
     return this.buf.toString('utf8', start, start + n);
   }
 
-  count(what) {
+  count(what, limit = MAX_LIST_LENGTH) {
     const n = this.u32(what);
-    if (n > MAX_LIST_LENGTH) throw new ProtocolError(`${what} count ${n} over the limit`);
+    if (n > limit) throw new ProtocolError(`${what} count ${n} over the limit`);
     return n;
+  }
+
+  pathText(what, isId) {
+    const n = this.u32(what);
+    if (n > MAX_PATH_TEXT_BYTES || (isId && n === 0)) {
+      throw new ProtocolError(`${what} of ${n} bytes (${isId ? 1 : 0}..${MAX_PATH_TEXT_BYTES})`);
+    }
+    const start = this.take(n, what);
+    return this.buf.toString('utf8', start, start + n);
   }
 
   tensor(what) {
@@ -173,10 +190,15 @@ function int32Data(data) {
   return out;
 }
 
-function encodeHello(name, flags, ops, version = PROTOCOL_VERSION) {
+// With FLAG_PATHS in `flags`, the hello declares `paths` ({id, ops, description} each).
+function encodeHello(name, flags, ops, version = PROTOCOL_VERSION, paths = []) {
   const w = new Writer();
   w.u8(HELLO); w.u32(version); w.str(name); w.u32(flags); w.u32(ops.length);
   for (const op of ops) w.str(op);
+  if (flags & FLAG_PATHS) {
+    w.u32(paths.length);
+    for (const p of paths) { w.str(p.id); w.str(p.ops || ''); w.str(p.description || ''); }
+  }
   return w.frame();
 }
 
@@ -189,8 +211,18 @@ function decodeHello(payload) {
   const n = r.count('hello operators');
   const ops = [];
   for (let k = 0; k < n; ++k) ops.push(r.str('hello operator name'));
+  const hello = { version, name, flags, ops };
+  if (flags & FLAG_PATHS) {
+    hello.paths = [];
+    const m = r.count('hello paths', MAX_PATHS);
+    for (let k = 0; k < m; ++k) {
+      hello.paths.push({ id: r.pathText('hello path id', true),
+                         ops: r.pathText('hello path operators', false),
+                         description: r.pathText('hello path description', false) });
+    }
+  }
   r.finish('hello');
-  return { version, name, flags, ops };
+  return hello;
 }
 
 // The harness's side, for tests and drivers: attrs is an object of strings (form 0) or, for a
@@ -237,38 +269,58 @@ function decodeCall(payload) {
 }
 
 // An ok reply with `outputs` (tensors), or, with `error` (LOGIC_ERROR or RUNTIME_ERROR), an error
-// reply with its message and rule.
-function encodeReply(id, outputs, error = null, message = '', rule = '') {
+// reply with its message and rule; ending with the ids of `paths` unless it is null (pass an
+// array exactly when the hello had FLAG_PATHS).
+function encodeReply(id, outputs, error = null, message = '', rule = '', paths = null) {
   const w = new Writer();
   w.u8(REPLY); w.u64(id);
   if (error !== null) {
     w.u8(error); w.str(message); w.str(rule);
-    return w.frame();
+  } else {
+    w.u8(OK); w.u32(outputs.length);
+    for (const t of outputs) w.tensor(t);
   }
-  w.u8(OK); w.u32(outputs.length);
-  for (const t of outputs) w.tensor(t);
+  if (paths !== null) {
+    w.u32(paths.length);
+    for (const p of paths) w.str(p);
+  }
   return w.frame();
 }
 
-function decodeReply(payload) {
+// A reply, with its `paths` when `flags` (the worker's hello flags) has FLAG_PATHS.
+function decodeReply(payload, flags = 0) {
   const r = new Reader(payload);
   expectType(r, REPLY);
   const id = r.u64('reply id');
   const outcome = r.u8('reply outcome');
+  let reply;
   if (outcome === OK) {
     const n = r.count('outputs');
     const outputs = [];
     for (let k = 0; k < n; ++k) outputs.push(r.tensor('output'));
-    r.finish('reply');
-    return { id, outcome: 'ok', outputs };
-  }
-  if (outcome !== LOGIC_ERROR && outcome !== RUNTIME_ERROR) {
+    reply = { id, outcome: 'ok', outputs };
+  } else if (outcome === LOGIC_ERROR || outcome === RUNTIME_ERROR) {
+    const message = r.str('error message');
+    const rule = r.str('error rule');
+    reply = { id, outcome: outcome === LOGIC_ERROR ? 'logic_error' : 'runtime_error', message, rule };
+  } else {
     throw new ProtocolError(`unknown outcome ${outcome}`);
   }
-  const message = r.str('error message');
-  const rule = r.str('error rule');
+  if (flags & FLAG_PATHS) {
+    reply.paths = [];
+    const n = r.count('reply paths', MAX_PATHS);
+    for (let k = 0; k < n; ++k) reply.paths.push(r.pathText('reply path id', true));
+  }
   r.finish('reply');
-  return { id, outcome: outcome === LOGIC_ERROR ? 'logic_error' : 'runtime_error', message, rule };
+  return reply;
+}
+
+// The paths the call being served took, in the order first hit (one call runs at a time).
+const taken = new Set();
+
+// Reports that the call being served took kernel path `id` (see serve's `paths`).
+function hitPath(id) {
+  taken.add(String(id));
 }
 
 function encodeBye() {
@@ -347,10 +399,31 @@ function writeAll(fd, buf) {
   }
 }
 
+// The reply to one call: the handler's outputs or its failure, and, when `reportPaths`, the
+// paths it hit.
+async function answer(call, handler, reportPaths) {
+  taken.clear();
+  const paths = () => (reportPaths ? Array.from(taken) : null);
+  try {
+    const outputs = await handler(call);
+    return encodeReply(call.id, outputs, null, '', '', paths());
+  } catch (e) {
+    if (e instanceof LogicError) {
+      return encodeReply(call.id, null, LOGIC_ERROR, e.message, e.rule || '', paths());
+    }
+    const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    return encodeReply(call.id, null, RUNTIME_ERROR, what, '', paths());
+  }
+}
+
 // Answers the harness's hello, then one reply per call until bye or the end of input. Resolves
 // to the exit status (0 on a clean stop, 3 on a protocol version mismatch, 4 on a protocol
-// error), as the C++ serve() does: `serve(...).then((s) => process.exit(s))`.
-async function serve(name, ops, handler, flags = 0, input = process.stdin, output = null) {
+// error), as the C++ serve() does: `serve(...).then((s) => process.exit(s))`. With `paths` (an
+// array, maybe empty) the hello declares them and each reply names the paths hitPath() reported
+// during its call.
+async function serve(name, ops, handler, flags = 0, input = process.stdin, output = null,
+                     paths = null) {
+  if (paths !== null) flags |= FLAG_PATHS;
   let write = output;
   if (write === null) {
     write = (buf) => writeAll(1, buf);
@@ -361,24 +434,13 @@ async function serve(name, ops, handler, flags = 0, input = process.stdin, outpu
     let payload = await frames.next();
     if (payload === null) return 0;
     const { version } = decodeHello(payload);
-    write(encodeHello(name, flags, ops));
+    write(encodeHello(name, flags, ops, PROTOCOL_VERSION, paths || []));
     if (version !== PROTOCOL_VERSION) return 3;  // the harness reports the mismatch
     for (;;) {
       payload = await frames.next();
       if (payload === null || payload[0] === BYE) return 0;
       const call = decodeCall(payload);
-      let reply;
-      try {
-        reply = encodeReply(call.id, await handler(call));
-      } catch (e) {
-        if (e instanceof LogicError) {
-          reply = encodeReply(call.id, null, LOGIC_ERROR, e.message, e.rule || '');
-        } else {
-          const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-          reply = encodeReply(call.id, null, RUNTIME_ERROR, what);
-        }
-      }
-      write(reply);
+      write(await answer(call, handler, (flags & FLAG_PATHS) !== 0));
     }
   } catch (e) {
     if (e instanceof ProtocolError || (e && e.code === 'EPIPE')) {
@@ -391,8 +453,8 @@ async function serve(name, ops, handler, flags = 0, input = process.stdin, outpu
 
 module.exports = {
   PROTOCOL_VERSION, MAX_FRAME_BYTES, MAX_DIMS, MAX_LIST_LENGTH, FLAG_REPORTS_RULES,
-  FLAG_NO_PRECISION, OK, LOGIC_ERROR, RUNTIME_ERROR,
+  FLAG_NO_PRECISION, FLAG_PATHS, MAX_PATHS, MAX_PATH_TEXT_BYTES, OK, LOGIC_ERROR, RUNTIME_ERROR,
   ProtocolError, LogicError, tensor, elementsOf,
   encodeHello, decodeHello, encodeCall, decodeCall, encodeReply, decodeReply, encodeBye,
-  FrameReader, serve, printsToStderr,
+  FrameReader, serve, printsToStderr, hitPath,
 };

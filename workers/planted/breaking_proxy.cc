@@ -83,9 +83,9 @@ int relay(const Inner& inner, const std::string& broken_op) {
     w::write_all(inner.to, w::encode_call(call));
     std::string answer;
     if (!w::read_frame(inner.from, answer)) return 5;  // the inner worker died: so do we
-    w::Reply reply = w::decode_reply(answer);
+    w::Reply reply = w::decode_reply(answer, hello.flags);  // its paths pass through too
     if (call.op == broken_op) break_reply(reply);
-    w::write_all(1, w::encode_reply(reply));
+    w::write_all(1, w::encode_reply(reply, hello.flags));
   }
   return 0;
 }

@@ -17,6 +17,10 @@ An implementation under test becomes a cvmcheck backend by supplying one functio
 A LogicError (a bad model or input) becomes a logic_error reply; any other exception a
 runtime_error reply. While serve() runs, sys.stdout is the log (stderr): a stray print cannot
 corrupt a frame.
+
+Kernel paths (optional): serve(..., paths=[PathDecl("abs.negative", "abs", "a negative input"),
+...]) declares them (FLAG_PATHS), and hit_path("abs.negative") during a call reports that the
+call took it (its reply names every path hit since the call began, a failed call's too).
 """
 
 import struct
@@ -35,6 +39,9 @@ MAX_DIMS = 16
 MAX_LIST_LENGTH = 1 << 16
 FLAG_REPORTS_RULES = 1  # error replies carry the contract's rule id
 FLAG_NO_PRECISION = 2  # outputs carry no precision: the harness does not compare it
+FLAG_PATHS = 4  # the hello declares kernel paths and every reply names the paths its call took
+MAX_PATHS = 512  # paths declared in a hello, or named in one reply
+MAX_PATH_TEXT_BYTES = 4096  # a path's id (never empty), operator list or description
 
 _HELLO, _CALL, _REPLY, _BYE = b"H"[0], b"C"[0], b"R"[0], b"Q"[0]
 _OK, _LOGIC_ERROR, _RUNTIME_ERROR = 0, 1, 2
@@ -68,6 +75,24 @@ class Call(NamedTuple):
     inputs: List[Tensor]
 
 
+class PathDecl(NamedTuple):
+    """A kernel path a worker declares: its id, the operators whose calls can take it (comma-
+    separated canonical names) and one line on what a call must be like to take it."""
+    id: str
+    ops: str
+    description: str
+
+
+class Reply(NamedTuple):
+    """A decoded reply (the harness's side, for tests and drivers)."""
+    id: int
+    outcome: int                 # 0 ok, 1 logic_error, 2 runtime_error
+    outputs: List[Tensor]
+    message: str
+    rule: str
+    paths: Optional[List[str]]   # None when the hello had no FLAG_PATHS
+
+
 class _Reader:
     """Bounds-checked decoding of one payload; errors name the field, as the C++ Reader's."""
 
@@ -91,11 +116,18 @@ class _Reader:
         start = self.take(n, what)
         return self.buf[start:start + n].decode("utf-8", errors="replace")
 
-    def count(self, what: str) -> int:
+    def count(self, what: str, limit: int = MAX_LIST_LENGTH) -> int:
         n = self.unpack("<I", what)
-        if n > MAX_LIST_LENGTH:
+        if n > limit:
             raise ProtocolError(f"{what} count {n} over the limit")
         return n
+
+    def path_text(self, what: str, is_id: bool) -> str:
+        n = self.unpack("<I", what)
+        if n > MAX_PATH_TEXT_BYTES or (is_id and n == 0):
+            raise ProtocolError(f"{what} of {n} bytes ({1 if is_id else 0}..{MAX_PATH_TEXT_BYTES})")
+        start = self.take(n, what)
+        return self.buf[start:start + n].decode("utf-8", errors="replace")
 
     def tensor(self, what: str) -> Tensor:
         code = self.unpack("<B", what)
@@ -135,16 +167,44 @@ def _expect_type(r: _Reader, kind: int) -> None:
         raise ProtocolError(f"message type {got!r} where {chr(kind)!r} was expected")
 
 
-def decode_hello(payload: bytes):
-    """(version, name, flags, ops) of a hello."""
+def decode_hello(payload: bytes, with_paths: bool = False):
+    """(version, name, flags, ops) of a hello; with_paths: (version, name, flags, ops, paths),
+    paths the declared PathDecls (empty without FLAG_PATHS)."""
     r = _Reader(payload)
     _expect_type(r, _HELLO)
     version = r.unpack("<I", "hello version")
     name = r.str("hello name")
     flags = r.unpack("<I", "hello flags")
     ops = [r.str("hello operator name") for _ in range(r.count("hello operators"))]
+    paths = []
+    if flags & FLAG_PATHS:
+        for _ in range(r.count("hello paths", MAX_PATHS)):
+            paths.append(PathDecl(r.path_text("hello path id", True),
+                                  r.path_text("hello path operators", False),
+                                  r.path_text("hello path description", False)))
     r.finish("hello")
-    return version, name, flags, ops
+    return (version, name, flags, ops, paths) if with_paths else (version, name, flags, ops)
+
+
+def decode_reply(payload: bytes, flags: int = 0) -> Reply:
+    """A reply, with its paths when `flags` (the worker's hello flags) has FLAG_PATHS."""
+    r = _Reader(payload)
+    _expect_type(r, _REPLY)
+    call_id = r.unpack("<Q", "reply call id")
+    outcome = r.unpack("<B", "reply outcome")
+    outputs, message, rule = [], "", ""
+    if outcome == _OK:
+        outputs = [r.tensor("output") for _ in range(r.count("outputs"))]
+    elif outcome in (_LOGIC_ERROR, _RUNTIME_ERROR):
+        message = r.str("error message")
+        rule = r.str("error rule")
+    else:
+        raise ProtocolError(f"unknown outcome code {outcome}")
+    paths = None
+    if flags & FLAG_PATHS:
+        paths = [r.path_text("reply path id", True) for _ in range(r.count("reply paths", MAX_PATHS))]
+    r.finish("reply")
+    return Reply(call_id, outcome, outputs, message, rule, paths)
 
 
 def decode_call(payload: bytes) -> Call:
@@ -173,10 +233,17 @@ def _str(s: str) -> bytes:
     return struct.pack("<I", len(b)) + b
 
 
-def encode_hello(name: str, flags: int, ops: Sequence[str]) -> bytes:
+def encode_hello(name: str, flags: int, ops: Sequence[str],
+                 paths: Optional[Sequence[PathDecl]] = None) -> bytes:
+    """A hello; with FLAG_PATHS in `flags` it declares `paths` ((id, ops, description) each)."""
     parts = [bytes([_HELLO]), struct.pack("<I", PROTOCOL_VERSION), _str(name),
              struct.pack("<II", flags, len(ops))]
     parts += [_str(op) for op in ops]
+    if flags & FLAG_PATHS:
+        declared = list(paths or [])
+        parts.append(struct.pack("<I", len(declared)))
+        for path_id, path_ops, description in declared:
+            parts += [_str(path_id), _str(path_ops), _str(description)]
     return _frame(parts)
 
 
@@ -197,20 +264,34 @@ def _output_array(t) -> Tuple[np.ndarray, int]:
 
 
 def encode_reply(call_id: int, outputs=None, error: Optional[int] = None, message: str = "",
-                 rule: str = "") -> bytes:
+                 rule: str = "", paths: Optional[Sequence[str]] = None) -> bytes:
     """An ok reply with `outputs` (Tensors or (array, precision) pairs), or an error reply
-    (error=_LOGIC_ERROR or _RUNTIME_ERROR) with its message and rule."""
+    (error=_LOGIC_ERROR or _RUNTIME_ERROR) with its message and rule; ending with the ids of
+    `paths` unless it is None (pass a list exactly when the hello had FLAG_PATHS)."""
     parts = [bytes([_REPLY]), struct.pack("<QB", call_id, _OK if error is None else error)]
     if error is not None:
-        return _frame(parts + [_str(message), _str(rule)])
-    converted = [_output_array(t) for t in outputs]  # before any byte: a bad one raises
-    parts.append(struct.pack("<I", len(converted)))
-    for array, precision in converted:
-        parts.append(struct.pack("<BB", 0 if array.dtype.itemsize == 1 else 1, array.ndim))
-        parts.append(struct.pack(f"<{array.ndim}q", *array.shape))
-        parts.append(struct.pack("<iQ", precision, array.nbytes))
-        parts.append(array.tobytes())
+        parts += [_str(message), _str(rule)]
+    else:
+        converted = [_output_array(t) for t in outputs]  # before any byte: a bad one raises
+        parts.append(struct.pack("<I", len(converted)))
+        for array, precision in converted:
+            parts.append(struct.pack("<BB", 0 if array.dtype.itemsize == 1 else 1, array.ndim))
+            parts.append(struct.pack(f"<{array.ndim}q", *array.shape))
+            parts.append(struct.pack("<iQ", precision, array.nbytes))
+            parts.append(array.tobytes())
+    if paths is not None:
+        parts.append(struct.pack("<I", len(paths)))
+        parts += [_str(path_id) for path_id in paths]
     return _frame(parts)
+
+
+_taken: List[str] = []  # the paths the running call took, in the order first hit
+
+
+def hit_path(path_id: str) -> None:
+    """Reports that the call being served took kernel path `path_id` (see serve's `paths`)."""
+    if path_id not in _taken:
+        _taken.append(path_id)
 
 
 def _frame(parts: List[bytes]) -> bytes:
@@ -246,11 +327,32 @@ def read_frame(stream) -> Optional[bytes]:
     return payload
 
 
+def _answer(call: Call, handler, flags: int) -> bytes:
+    """The reply to one call: the handler's outputs or its failure, and with FLAG_PATHS the
+    paths it hit."""
+    del _taken[:]
+    try:
+        outputs = handler(call)
+        taken = list(_taken) if flags & FLAG_PATHS else None
+        return encode_reply(call.id, outputs, paths=taken)
+    except LogicError as e:
+        taken = list(_taken) if flags & FLAG_PATHS else None
+        return encode_reply(call.id, error=_LOGIC_ERROR, message=str(e), rule=e.rule, paths=taken)
+    except Exception as e:  # the implementation failed: a runtime_error reply
+        taken = list(_taken) if flags & FLAG_PATHS else None
+        return encode_reply(call.id, error=_RUNTIME_ERROR, message=f"{type(e).__name__}: {e}",
+                            paths=taken)
+
+
 def serve(name: str, ops: Sequence[str], handler: Callable[[Call], Sequence], flags: int = 0,
-          stdin=None, stdout=None) -> int:
+          stdin=None, stdout=None, paths: Optional[Sequence[PathDecl]] = None) -> int:
     """Answers the harness's hello, then one reply per call until bye or end of input. Returns
     the exit status (0 on a clean stop, 3 on a protocol version mismatch, 4 on a protocol
-    error), as the C++ serve() does: use it as `sys.exit(serve(...))`."""
+    error), as the C++ serve() does: use it as `sys.exit(serve(...))`. With `paths` (a list,
+    maybe empty) the hello declares them and each reply names the paths hit_path() reported
+    during its call."""
+    if paths is not None:
+        flags |= FLAG_PATHS
     instream = stdin if stdin is not None else sys.stdin.buffer
     outstream = stdout if stdout is not None else sys.stdout.buffer
     if stdout is None:
@@ -260,7 +362,7 @@ def serve(name: str, ops: Sequence[str], handler: Callable[[Call], Sequence], fl
         if payload is None:
             return 0
         version = decode_hello(payload)[0]
-        outstream.write(encode_hello(name, flags, ops))
+        outstream.write(encode_hello(name, flags, ops, paths))
         outstream.flush()
         if version != PROTOCOL_VERSION:
             return 3  # the harness reports the mismatch
@@ -269,13 +371,7 @@ def serve(name: str, ops: Sequence[str], handler: Callable[[Call], Sequence], fl
             if payload is None or payload[0] == _BYE:
                 return 0
             call = decode_call(payload)
-            try:
-                reply = encode_reply(call.id, handler(call))
-            except LogicError as e:
-                reply = encode_reply(call.id, error=_LOGIC_ERROR, message=str(e), rule=e.rule)
-            except Exception as e:  # the implementation failed: a runtime_error reply
-                reply = encode_reply(call.id, error=_RUNTIME_ERROR,
-                                     message=f"{type(e).__name__}: {e}")
+            reply = _answer(call, handler, flags)
             outstream.write(reply)
             outstream.flush()
     except (ProtocolError, BrokenPipeError) as e:
