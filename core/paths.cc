@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cvmcheck/errors.h"
+#include "cvmcheck/op_list.h"
 
 namespace cvm::paths {
 namespace {
@@ -19,12 +20,22 @@ Table& table() {
   return instance;
 }
 
+// "a,family:F,*" -> canonical operator names: a family's operators, or every listed one.
 std::vector<std::string> split_ops(const char* ops) {
   std::vector<std::string> list;
   std::stringstream in(ops);
   for (std::string item; std::getline(in, item, ',');) {
     const size_t a = item.find_first_not_of(' '), b = item.find_last_not_of(' ');
-    if (a != std::string::npos) list.push_back(item.substr(a, b - a + 1));
+    if (a == std::string::npos) continue;
+    item = item.substr(a, b - a + 1);
+    const bool family = item.rfind("family:", 0) == 0;
+    if (!family && item != "*") {
+      list.push_back(item);
+      continue;
+    }
+    for (const ListedOp& op : kOperatorList) {
+      if (item == "*" || op.family == std::string_view(item).substr(7)) list.emplace_back(op.name);
+    }
   }
   return list;
 }
@@ -35,7 +46,12 @@ int define(const char* id, const char* ops, const char* description) {
   Table& t = table();
   const std::lock_guard<std::mutex> lock(t.mutex);
   for (size_t i = 0; i < t.paths.size(); ++i) {
-    if (t.paths[i].id == id) return static_cast<int>(i);
+    if (t.paths[i].id != id) continue;
+    // A lower layer's kernel may mark a path by id alone (ops ""): the backend's definition
+    // with its ops and description completes it, whichever runs first.
+    if (t.paths[i].ops.empty()) t.paths[i].ops = split_ops(ops);
+    if (t.paths[i].description.empty()) t.paths[i].description = description;
+    return static_cast<int>(i);
   }
   check(t.paths.size() < static_cast<size_t>(kMaxPaths), "more than ", kMaxPaths,
         " kernel paths defined (cvmcheck/paths.h, kMaxPaths)");
