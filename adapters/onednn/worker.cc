@@ -89,8 +89,10 @@ int main(int argc, char** argv) {
     std::cerr << "onednn-worker: cannot set up stdout for the protocol\n";
     return 2;
   }
-  return cvmcheck_worker::serve(
-      "onednn", cvm::served_op_names(cvm::registry(), kBackend),
+  // The implementation oneDNN picked for each call is its kernel path (onednn.<op>.<impl>),
+  // reported per call; none is declared, since oneDNN picks them at run time per shape.
+  return cvmcheck_worker::serve_with_paths(
+      "onednn", cvm::served_op_names(cvm::registry(), kBackend), {},
       [](const cvmcheck_worker::Call& call) {
         cvm::onednn::set_call_id(call.id);
         return cvm::serve_call(cvm::registry(), kBackend, call);
