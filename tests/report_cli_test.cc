@@ -71,7 +71,8 @@ TEST(ReportCommand, WritesOneSelfContainedPageFromARealRun) {
   const auto dir = scratch("run");
   const std::string report = (dir / "run").string();
   const CliRun campaign = run_cli("campaign --ops abs,sum --backends optimized --max-cases 40 "
-                               "--seed 5 --quiet --jobs 1 --commit abc123 --report " + report);
+                               "--seed 5 --quiet --jobs 1 --allow-unreached-paths "
+                               "--commit abc123 --report " + report);
   ASSERT_EQ(campaign.status, 0) << campaign.out;
   const nlohmann::json json = nlohmann::json::parse(read(dir / "run" / "campaign.json"));
   EXPECT_EQ(json["run"]["commit"], "abc123");
@@ -130,7 +131,8 @@ TEST(ReportCommand, GoldenAndMrtJsonReachThePage) {
   EXPECT_EQ(mj["rows"][0]["cases"], 2);
   EXPECT_EQ(mj["seed"], 3);
   const CliRun c = run_cli("campaign --ops abs --backends optimized --max-cases 10 --seed 5 "
-                           "--quiet --jobs 1 --report " + (dir / "run").string());
+                           "--quiet --jobs 1 --allow-unreached-paths --report " +
+                           (dir / "run").string());
   ASSERT_EQ(c.status, 0) << c.out;
   const std::string page = (dir / "page.html").string();
   const CliRun r = run_cli("report --campaign " + (dir / "run" / "campaign.json").string() +

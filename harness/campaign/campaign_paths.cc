@@ -124,38 +124,74 @@ void merge_paths(CampaignPaths& into, const CampaignPaths& job) {
   std::erase_if(into.not_reached, [](const auto& entry) { return entry.second.empty(); });
 }
 
+namespace {
+
+// Words joined by spaces into lines of at most `width` characters, later lines indented.
+std::string wrapped(const std::vector<std::string>& words, size_t width = 100) {
+  std::string out, line;
+  for (const std::string& w : words) {
+    if (!line.empty() && line.size() + 1 + w.size() > width) {
+      out += line + "\n";
+      line = "  ";
+    }
+    line += (line.empty() || line == "  " ? "" : " ") + w;
+  }
+  return out + line + "\n";
+}
+
+size_t size_of(const std::map<std::string, std::map<std::string, std::string>>& m,
+               const std::string& backend) {
+  const auto it = m.find(backend);
+  return it == m.end() ? 0 : it->second.size();
+}
+
+}  // namespace
+
 std::string paths_summary(const CampaignPaths& paths, bool full) {
   if (paths.in_scope.empty() && paths.calls.empty()) return "";
-  std::ostringstream out;
-  out << "paths reached/declared:";
-  int64_t unreachable = 0;
-  const char* sep = " ";
+  std::vector<std::string> words = {"paths", "reached/declared:"};
+  size_t unreachable = 0, missing_total = 0;
   for (const auto& [backend, scope] : paths.in_scope) {
-    const auto u = paths.unreachable.find(backend);
-    const size_t here = u != paths.unreachable.end() ? u->second.size() : 0;
+    const size_t here = size_of(paths.unreachable, backend);
     const auto m = paths.not_reached.find(backend);
     const size_t missing = m != paths.not_reached.end() ? m->second.size() : 0;
-    out << sep << backend << " " << scope.size() - here - missing << "/" << scope.size() - here;
-    sep = ", ";
-    unreachable += static_cast<int64_t>(here);
+    words.push_back(backend + " " + std::to_string(scope.size() - here - missing) + "/" +
+                    std::to_string(scope.size() - here) + ",");
+    unreachable += here;
+    missing_total += missing;
   }
-  if (unreachable > 0) out << " (" << unreachable << " unreachable here: campaign.json says why)";
-  out << "\n";
-  for (const auto& [backend, missing] : paths.not_reached) {
-    out << "paths never reached on " << backend << ":";
-    for (const std::string& id : missing) out << " " << id;
-    out << "\n";
+  if (words.size() > 2) words.back().pop_back();  // the last comma
+  if (unreachable > 0) {
+    words.push_back("(" + std::to_string(unreachable) + " unreachable here: campaign.json says why)");
   }
-  if (!full) return out.str();
+  std::string out = wrapped(words);
+  if (missing_total > 0) {
+    // The ids where they fit a few lines; otherwise the counts, and where the ids are.
+    std::vector<std::string> never = {"paths", "never", "reached:"};
+    for (const auto& [backend, ids] : paths.not_reached) {
+      never.push_back(backend + (missing_total <= 8 ? ":" : " " + std::to_string(ids.size())));
+      if (missing_total <= 8) never.insert(never.end(), ids.begin(), ids.end());
+    }
+    if (missing_total > 8) never.push_back("(--table full and campaign.json list them)");
+    out += wrapped(never);
+  }
+  if (!full) return out;
   for (const auto& [backend, calls] : paths.calls) {
-    out << "  " << backend << ":";
-    for (const auto& [id, n] : calls) out << " " << id << "=" << n;
-    out << "\n";
+    std::vector<std::string> line = {backend + ":"};
+    for (const auto& [id, n] : calls) line.push_back(id + "=" + std::to_string(n));
+    out += "  " + wrapped(line);
     const auto u = paths.unreachable.find(backend);
-    if (u == paths.unreachable.end()) continue;
-    for (const auto& [id, why] : u->second) out << "    unreachable " << id << ": " << why << "\n";
+    if (u != paths.unreachable.end()) {
+      for (const auto& [id, why] : u->second) out += "    unreachable " + id + ": " + why + "\n";
+    }
+    const auto m = paths.not_reached.find(backend);
+    if (m != paths.not_reached.end()) {
+      out += "    never reached:";
+      for (const std::string& id : m->second) out += " " + id;
+      out += "\n";
+    }
   }
-  return out.str();
+  return out;
 }
 
 }  // namespace cvm
