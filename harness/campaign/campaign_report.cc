@@ -3,8 +3,10 @@
 #include "harness/campaign/campaign_report.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iomanip>
 #include <map>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -57,14 +59,15 @@ std::string screen_cell(const CampaignCell& c) {
 }
 
 // Whether an operator's row says something a reader of a night with known differences needs:
-// an unexpected mismatch, or a call an available backend skipped (an unavailable backend's skips
-// are its own line).
+// an unexpected mismatch, or no call of the operator at all. Skips are not: a backend without
+// the operator skips it every night, and one that declares it but skipped every call has its own
+// line ("nothing compared for backend ... on ...").
 bool row_needs_reading(const CampaignResult& result,
                        const std::map<std::string, CampaignCell>& row) {
+  if (row.at("reference").cases == 0) return true;
   for (const std::string& backend : result.backends) {
     const CampaignCell& c = row.at(backend);
     if (c.mismatches > c.expected) return true;
-    if (c.cases == 0 && result.skip_reasons.count(backend) == 0) return true;
   }
   return false;
 }
@@ -105,27 +108,37 @@ void screen_grid(std::ostream& out, const CampaignResult& result, bool fold) {
   }
 }
 
-// Lines of the form "FILE:LINE REST" (stale entries, unexpected passes) as one line per list
-// file: "PREFIX N entries of FILE WHAT (lines 3, 9)", the first 12 line numbers of each: a
-// night's list can have dozens.
+// Lines of the form "FILE:LINE SELECTOR ... [(matched no case of BACKEND)]" (stale entries,
+// unexpected passes) as one line per list file and backend: "PREFIX N entries of FILE WHAT
+// (lines 3, 9)", the first 12 line numbers of each: a night's lists can have dozens.
 void lines_by_list(std::ostream& out, const std::vector<std::string>& lines,
                    const std::string& prefix, const std::string& what) {
-  std::map<std::string, std::vector<std::string>> by_list;
+  std::map<std::string, std::set<int64_t>> by_list;
   for (std::string line : lines) {
     if (line.rfind(prefix, 0) == 0) line = line.substr(prefix.size());
     const std::string source = line.substr(0, line.find(' '));
     const size_t colon = source.rfind(':');
-    by_list[source.substr(0, colon)].push_back(
-        colon == std::string::npos ? "?" : source.substr(colon + 1));
-  }
-  for (const auto& [list, numbers] : by_list) {
-    std::string joined;
-    for (size_t k = 0; k < numbers.size() && k < 12; ++k) {
-      joined += (k == 0 ? "" : ", ") + numbers[k];
+    const size_t of = line.rfind(" of ");
+    const bool for_one = line.back() == ')' && of != std::string::npos && of > line.rfind('(');
+    const std::string backend = for_one ? line.substr(of, line.size() - 1 - of) : "";
+    int64_t number = 0;
+    if (colon != std::string::npos) {
+      number = std::strtoll(source.c_str() + colon + 1, nullptr, 10);
     }
-    if (numbers.size() > 12) joined += ", ...";
+    by_list[source.substr(0, colon) + " " + what + backend].insert(number);
+  }
+  for (const auto& [list_what, numbers] : by_list) {
+    std::string joined;
+    size_t k = 0;
+    for (const int64_t n : numbers) {
+      if (k++ == 12) {
+        joined += ", ...";
+        break;
+      }
+      joined += (joined.empty() ? "" : ", ") + std::to_string(n);
+    }
     out << prefix << numbers.size() << (numbers.size() == 1 ? " entry of " : " entries of ")
-        << list << " " << what << " (lines " << joined << ")\n";
+        << list_what << " (lines " << joined << ")\n";
   }
 }
 
