@@ -42,7 +42,7 @@ printf '## cvmcheck gate: passed\n\n(a summary for the page test)\n' >"$dir/summ
 "$bin" report --campaign "$dir/nothing/campaign.json" >/dev/null
 store="$dir/store/findings.sqlite"
 store_run() {  # NUMBER WORKER_BACKEND: one run of "mine", served by that backend's worker
-  "$bin" campaign --ops max --seed 99 --max-cases 300 --seconds 120 --shrink-seconds 0 --quiet \
+  "$bin" campaign --ops max --seed 99 --max-cases 100 --seconds 120 --shrink-seconds 0 --quiet \
     --jobs 1 --backends mine --backend-def mine="$bin worker --backend $2" --store "$store" \
     --report "$dir/store/$1" --commit "store00$1" >/dev/null || true
 }
