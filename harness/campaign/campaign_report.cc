@@ -103,7 +103,7 @@ void screen_grid(std::ostream& out, const CampaignResult& result, bool fold) {
   out << render_screen_grid(grid);
   if (folded > 0) {
     out << folded << (grid.rows.empty() ? "" : " more") << (folded == 1 ? " operator" : " operators")
-        << " with no unexpected mismatch (" << folded_expected
+        << " with nothing unexpected (" << folded_expected
         << " with known differences only; --table full lists them)\n";
   }
 }
@@ -138,7 +138,7 @@ void lines_by_list(std::ostream& out, const std::vector<std::string>& lines,
       joined += (joined.empty() ? "" : ", ") + std::to_string(n);
     }
     out << prefix << numbers.size() << (numbers.size() == 1 ? " entry of " : " entries of ")
-        << list_what << " (lines " << joined << ")\n";
+        << list_what << (numbers.size() == 1 ? " (line " : " (lines ") << joined << ")\n";
   }
 }
 
