@@ -238,7 +238,7 @@ TEST_F(FindingsStoreTest, ABisectsCulpritIsKeptWithTheFindingAlsoInAnOldStore) {
   FindingsStore::open(file).record(run_of({"max"}, {"optimized"}), {finding(sig, 3)});
   sqlite3* db = nullptr;
   sqlite3_open(file.c_str(), &db);
-  sqlite3_exec(db, "DROP TABLE culprits; ALTER TABLE runs DROP COLUMN source; "
+  sqlite3_exec(db, "DROP TABLE culprits; DROP TABLE fixes; ALTER TABLE runs DROP COLUMN source; "
                "PRAGMA user_version = 1;", nullptr, nullptr, nullptr);
   sqlite3_close(db);
   FindingsStore store = FindingsStore::open(file);
@@ -254,6 +254,37 @@ TEST_F(FindingsStoreTest, ABisectsCulpritIsKeptWithTheFindingAlsoInAnOldStore) {
   EXPECT_EQ(c.bisected, "2026-11-27T00:00:00Z");
   EXPECT_EQ(store.findings().front().culprit.fixed, "def456");
   EXPECT_THROW(store.record_culprit("sum|optimized|value|output 0", c), RuntimeError);
+}
+
+// A finding's life as the report page reads it: every sighting and every fix by run, also a
+// fix before a regression (the finding keeps only its last); a store made before fixes were kept
+// (schema 3) gains each finding's last fix when opened.
+TEST_F(FindingsStoreTest, EveryFixIsAnEventAlsoBeforeARegression) {
+  const std::string file = path();
+  const StoreRun run = run_of({"max"}, {"optimized"});
+  const std::string sig = "max|optimized|value|output 0";
+  {
+    FindingsStore store = FindingsStore::open(file);
+    store.record(run, {finding(sig, 2)});
+    store.record(run, {});
+    store.record(run, {finding(sig, 4)});
+    store.record(run, {});
+    std::vector<std::string> life;
+    for (const StoredEvent& e : store.events()) {
+      EXPECT_EQ(e.signature, sig);
+      life.push_back(std::to_string(e.run) + " " + e.status + " " + std::to_string(e.calls));
+    }
+    EXPECT_EQ(life, (std::vector<std::string>{"1 new 2", "2 fixed 0", "3 regressed 4",
+                                              "4 fixed 0"}));
+  }
+  sqlite3* db = nullptr;
+  sqlite3_open(file.c_str(), &db);
+  sqlite3_exec(db, "DROP TABLE fixes; PRAGMA user_version = 3;", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  const std::vector<StoredEvent> migrated = FindingsStore::open(file).events();
+  ASSERT_EQ(migrated.size(), 3u);
+  EXPECT_EQ(migrated.back().run, 4);
+  EXPECT_EQ(migrated.back().status, "fixed");
 }
 
 // The campaign end to end: a bug planted in a built-in backend's kernel is new, then open with

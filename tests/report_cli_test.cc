@@ -144,6 +144,33 @@ TEST(ReportCommand, GoldenAndMrtJsonReachThePage) {
   std::filesystem::remove_all(dir);
 }
 
+// --store puts the findings store's runs and findings on the page; a store that is not there is
+// an error, never created.
+TEST(ReportCommand, TheFindingsStoreReachesThePage) {
+  const auto dir = scratch("store");
+  const std::string store = (dir / "findings.sqlite").string();
+  const CliRun c = run_cli("campaign --ops abs --backends optimized --max-cases 10 --seed 5 "
+                           "--quiet --jobs 1 --commit abc123 --store " + store + " --report " +
+                           (dir / "run").string());
+  ASSERT_EQ(c.status, 0) << c.out;
+  const std::string page = (dir / "page.html").string();
+  const CliRun r = run_cli("report --campaign " + (dir / "run" / "campaign.json").string() +
+                           " --store " + store + " --out " + page);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string html = read(page);
+  EXPECT_NE(html.find("\"path\":\"" + store + "\""), std::string::npos);
+  EXPECT_NE(html.find("\"runs_total\":1"), std::string::npos);
+  EXPECT_NE(html.find("\"commit\":\"abc123\""), std::string::npos);
+  EXPECT_NE(html.find("\"known_by_rule\":[]"), std::string::npos);
+  const std::string missing = (dir / "missing.sqlite").string();
+  const CliRun m = run_cli("report --campaign " + (dir / "run" / "campaign.json").string() +
+                           " --store " + missing + " --out " + page);
+  EXPECT_EQ(m.status, 2) << m.out;
+  EXPECT_NE(m.out.find("no findings store at " + missing), std::string::npos) << m.out;
+  EXPECT_FALSE(std::filesystem::exists(missing));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ReportCommand, UnknownHistorySourceIsAnError) {
   const CliRun r = run_cli("report --campaign /nonexistent/campaign.json");
   EXPECT_EQ(r.status, 2) << r.out;

@@ -3,13 +3,17 @@
 #include "harness/campaign/campaign_report.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iomanip>
+#include <map>
+#include <set>
 #include <sstream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "harness/campaign/campaign_paths.h"
+#include "harness/campaign/expected_groups.h"
 #include "harness/engine/call_descriptor.h"
 #include "harness/engine/screen_grid.h"
 #include "harness/workers/exec_backend.h"
@@ -55,18 +59,42 @@ std::string screen_cell(const CampaignCell& c) {
   return text;
 }
 
+// Whether an operator's row says something a reader of a night with known differences needs:
+// an unexpected mismatch, or no call of the operator at all. Skips are not: a backend without
+// the operator skips it every night, and one that declares it but skipped every call has its own
+// line ("nothing compared for backend ... on ...").
+bool row_needs_reading(const CampaignResult& result,
+                       const std::map<std::string, CampaignCell>& row) {
+  if (row.at("reference").cases == 0) return true;
+  for (const std::string& backend : result.backends) {
+    const CampaignCell& c = row.at(backend);
+    if (c.mismatches > c.expected) return true;
+  }
+  return false;
+}
+
 // One row per operator, one numbered column per backend, and a last row of operators passed
-// per backend: a screen, not a listing (harness/engine/screen_grid.h).
-void screen_grid(std::ostream& out, const CampaignResult& result) {
+// per backend: a screen, not a listing (harness/engine/screen_grid.h). With known differences
+// (`fold`), the operators with nothing unexpected fold into one line: their expected failures are
+// counted by rule id below, and a night of many known differences stays on one screen.
+void screen_grid(std::ostream& out, const CampaignResult& result, bool fold) {
   ScreenGrid grid{"operator", "calls", result.backends, {}, {}, "operators ok"};
   std::vector<int64_t> passed(result.backends.size(), 0), compared(result.backends.size(), 0);
+  int64_t folded = 0, folded_expected = 0;
   for (const auto& [op, row] : result.table) {
     ScreenGridRow line{op, row.at("reference").cases, {}};
+    bool any_expected = false;
     for (size_t k = 0; k < result.backends.size(); ++k) {
       const CampaignCell& c = row.at(result.backends[k]);
       line.cells.push_back(screen_cell(c));
       compared[k] += c.cases > 0 ? 1 : 0;
       passed[k] += c.cases > 0 && c.mismatches == 0 ? 1 : 0;
+      any_expected = any_expected || c.expected > 0;
+    }
+    if (fold && !row_needs_reading(result, row)) {
+      ++folded;
+      folded_expected += any_expected ? 1 : 0;
+      continue;
     }
     grid.rows.push_back(std::move(line));
   }
@@ -74,6 +102,45 @@ void screen_grid(std::ostream& out, const CampaignResult& result) {
     grid.footer.push_back(std::to_string(passed[k]) + "/" + std::to_string(compared[k]));
   }
   out << render_screen_grid(grid);
+  if (folded > 0) {
+    out << folded << (grid.rows.empty() ? "" : " more") << (folded == 1 ? " operator" : " operators")
+        << " with nothing unexpected (" << folded_expected
+        << " with known differences only; --table full lists them)\n";
+  }
+}
+
+// Lines of the form "FILE:LINE SELECTOR ... [(matched no case of BACKEND)]" (stale entries,
+// unexpected passes) as one line per list file and backend: "PREFIX N entries of FILE WHAT
+// (lines 3, 9)", the first 12 line numbers of each: a night's lists can have dozens.
+void lines_by_list(std::ostream& out, const std::vector<std::string>& lines,
+                   const std::string& prefix, const std::string& what) {
+  std::map<std::string, std::set<int64_t>> by_list;
+  for (std::string line : lines) {
+    if (line.rfind(prefix, 0) == 0) line = line.substr(prefix.size());
+    const std::string source = line.substr(0, line.find(' '));
+    const size_t colon = source.rfind(':');
+    const size_t of = line.rfind(" of ");
+    const bool for_one = line.back() == ')' && of != std::string::npos && of > line.rfind('(');
+    const std::string backend = for_one ? line.substr(of, line.size() - 1 - of) : "";
+    int64_t number = 0;
+    if (colon != std::string::npos) {
+      number = std::strtoll(source.c_str() + colon + 1, nullptr, 10);
+    }
+    by_list[source.substr(0, colon) + " " + what + backend].insert(number);
+  }
+  for (const auto& [list_what, numbers] : by_list) {
+    std::string joined;
+    size_t k = 0;
+    for (const int64_t n : numbers) {
+      if (k++ == 12) {
+        joined += ", ...";
+        break;
+      }
+      joined += (joined.empty() ? "" : ", ") + std::to_string(n);
+    }
+    out << prefix << numbers.size() << (numbers.size() == 1 ? " entry of " : " entries of ")
+        << list_what << (numbers.size() == 1 ? " (line " : " (lines ") << joined << ")\n";
+  }
 }
 
 // The first "__REPRO: cvmcheck run DIR ..." line of a finding's report.
@@ -84,23 +151,15 @@ std::string replay_line(const CampaignFinding& f) {
   return f.summary.substr(at + 9, end == std::string::npos ? std::string::npos : end - at - 9);
 }
 
-}  // namespace
-
-std::string campaign_table(const CampaignResult& result, TableStyle style) {
-  std::ostringstream out;
+// "calls N in S s (R calls/s), backend runs ..., skipped ..." and "mismatching calls ...".
+void run_lines(std::ostream& out, const CampaignResult& result) {
   CampaignCell totals;
   for (const auto& [op, row] : result.table) {
     for (const std::string& backend : result.backends) {
       const CampaignCell& c = row.at(backend);
       totals.cases += c.cases;
-      totals.mismatches += c.mismatches;
       totals.skipped += c.skipped;
     }
-  }
-  if (style == TableStyle::kFull) {
-    full_rows(out, result);
-  } else {
-    screen_grid(out, result);
   }
   out << "calls " << result.calls << " in " << std::fixed << std::setprecision(1)
       << result.seconds << " s (" << std::setprecision(0)
@@ -117,40 +176,51 @@ std::string campaign_table(const CampaignResult& result, TableStyle style) {
   if (result.shard_count > 1) {
     out << ", shard " << result.shard_index + 1 << "/" << result.shard_count;
   }
-  out << "\n" << paths_summary(result.paths, style == TableStyle::kFull);
-  for (const CampaignFinding& f : result.findings) {
-    if (!f.expected_by.empty()) {
-      out << "expected failure " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
-          << " (" << f.expected_by << ")\n";
-      continue;
-    }
-    if (style == TableStyle::kScreen) {
-      const std::string replay = replay_line(f);
-      out << "finding " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
-          << (f.repro_dir.empty() ? ", no repro written (repro bound reached)" : "")
-          << (replay.empty() ? "" : "\n  " + replay) << "\n";
-      continue;
-    }
-    out << "finding " << f.key << ": " << f.calls << (f.calls == 1 ? " call" : " calls")
-        << (f.repro_dir.empty()
-                ? ", no repro written (repro bound reached)"
-                : ", repro " + f.repro_dir + " (" + std::to_string(f.shrunk_elements) +
-                      " input elements, drawn with " + std::to_string(f.original_elements) + ")")
-        << (f.duplicate_repros > 0
-                ? ", " + std::to_string(f.duplicate_repros) + " more shrunk to a saved call"
-                : std::string())
-        << "\n";
-    // The exact call (the repro's, shrunk), replayable with `cvmcheck run --call '...'`.
-    out << "  call: "
-        << (f.descriptor.empty() ? "(no descriptor: " + f.descriptor_note + ")"
-            : f.descriptor.size() > kTableDescriptorChars
-                ? "(" + std::to_string(f.descriptor.size()) +
-                      " characters: in campaign.json and the repro's __REPRO --call line)"
-                : "'" + f.descriptor + "'")
-        << "\n";
+  out << "\n";
+}
+
+// An unexpected finding: one line with its replay command (screen), or with its repro, shrink
+// sizes and call (full).
+void finding_lines(std::ostream& out, const CampaignFinding& f, TableStyle style) {
+  const std::string calls = std::to_string(f.calls) + (f.calls == 1 ? " call" : " calls");
+  if (style == TableStyle::kScreen) {
+    const std::string replay = replay_line(f);
+    out << "finding " << f.key << ": " << calls
+        << (f.repro_dir.empty() ? ", no repro written (repro bound reached)" : "")
+        << (replay.empty() ? "" : "\n  " + replay) << "\n";
+    return;
   }
-  for (const std::string& line : result.unexpected_passes) out << "unexpected pass: " << line << "\n";
-  for (const std::string& line : result.stale_expectations) out << line << "\n";
+  out << "finding " << f.key << ": " << calls
+      << (f.repro_dir.empty()
+              ? ", no repro written (repro bound reached)"
+              : ", repro " + f.repro_dir + " (" + std::to_string(f.shrunk_elements) +
+                    " input elements, drawn with " + std::to_string(f.original_elements) + ")")
+      << (f.duplicate_repros > 0
+              ? ", " + std::to_string(f.duplicate_repros) + " more shrunk to a saved call"
+              : std::string())
+      << "\n";
+  // The exact call (the repro's, shrunk), replayable with `cvmcheck run --call '...'`.
+  out << "  call: "
+      << (f.descriptor.empty() ? "(no descriptor: " + f.descriptor_note + ")"
+          : f.descriptor.size() > kTableDescriptorChars
+              ? "(" + std::to_string(f.descriptor.size()) +
+                    " characters: in campaign.json and the repro's __REPRO --call line)"
+              : "'" + f.descriptor + "'")
+      << "\n";
+}
+
+// What the run could not check or judge: stale entries, backends that compared nothing.
+void trailer_lines(std::ostream& out, const CampaignResult& result, TableStyle style) {
+  if (style == TableStyle::kScreen) {
+    lines_by_list(out, result.unexpected_passes, "unexpected pass: ",
+                  "selected only passing calls (none failed)");
+    lines_by_list(out, result.stale_expectations, "stale: ", "selected no call");
+  } else {
+    for (const std::string& line : result.unexpected_passes) {
+      out << "unexpected pass: " << line << "\n";
+    }
+    for (const std::string& line : result.stale_expectations) out << line << "\n";
+  }
   for (const auto& [backend, why] : result.nothing_compared) {
     out << "nothing compared for backend " << backend << ": " << why << "\n";
   }
@@ -167,6 +237,36 @@ std::string campaign_table(const CampaignResult& result, TableStyle style) {
   if (result.generator_failures > 0) {
     out << "generator draws abandoned: " << result.generator_failures << "\n";
   }
+}
+
+}  // namespace
+
+std::string campaign_table(const CampaignResult& result, TableStyle style) {
+  std::ostringstream out;
+  if (style == TableStyle::kFull) {
+    full_rows(out, result);
+  } else {
+    const bool known_differences = result.expected_failures > 0;
+    screen_grid(out, result, known_differences);
+  }
+  run_lines(out, result);
+  out << paths_summary(result.paths, style == TableStyle::kFull);
+  if (style == TableStyle::kScreen) {
+    for (const CampaignFinding& f : result.findings) {
+      if (f.expected_by.empty()) finding_lines(out, f, style);
+    }
+    out << expected_group_lines(group_expected_by_rule(result.findings));
+  } else {
+    for (const CampaignFinding& f : result.findings) {
+      if (f.expected_by.empty()) {
+        finding_lines(out, f, style);
+      } else {
+        out << "expected failure " << f.key << ": " << f.calls
+            << (f.calls == 1 ? " call" : " calls") << " (" << f.expected_by << ")\n";
+      }
+    }
+  }
+  trailer_lines(out, result, style);
   return out.str();
 }
 

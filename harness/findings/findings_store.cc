@@ -39,6 +39,13 @@ CREATE TABLE culprits(
     R"sql(
 ALTER TABLE runs ADD COLUMN source TEXT;
 )sql",
+    // Every run that marked a finding fixed (findings.fixed_run keeps only the last), so that a
+    // finding's life reads fixed, regressed, fixed again; the last fix of each is known already.
+    R"sql(
+CREATE TABLE fixes(signature TEXT NOT NULL, run INTEGER NOT NULL, PRIMARY KEY(signature, run));
+INSERT INTO fixes(signature, run) SELECT signature, fixed_run FROM findings
+  WHERE fixed_run IS NOT NULL;
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == FindingsStore::kSchemaVersion);
@@ -178,6 +185,9 @@ WHERE status IN ('new', 'open', 'regressed') AND last_run <> ?1)sql");
                            "fixed_group = ?3 WHERE signature = ?1");
     up.bind(1, signature).bind(2, run_id).bind(3, run.group);
     up.run();
+    Statement fix(db, path, "INSERT OR IGNORE INTO fixes(signature, run) VALUES(?1, ?2)");
+    fix.bind(1, signature).bind(2, run_id);
+    fix.run();
   }
   return fixed;
 }
@@ -341,6 +351,16 @@ FROM runs ORDER BY id)sql");
     r.run.source = q.text(13);
     out.push_back(std::move(r));
   }
+  return out;
+}
+
+std::vector<StoredEvent> FindingsStore::events() const {
+  Statement q(db_, path_, R"sql(
+SELECT signature, run, calls, status FROM sightings
+UNION ALL SELECT signature, run, 0, 'fixed' FROM fixes
+ORDER BY 2, 1, 4)sql");
+  std::vector<StoredEvent> out;
+  while (q.step()) out.push_back({q.text(0), q.integer(1), q.integer(2), q.text(3)});
   return out;
 }
 

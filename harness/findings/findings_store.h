@@ -75,6 +75,14 @@ struct StoredSighting {
   std::string commit, status;
 };
 
+// What one run did to one finding: saw it (its status after the run: new, open, expected,
+// regressed; with its calls) or marked it fixed (calls 0).
+struct StoredEvent {
+  std::string signature;
+  int64_t run = 0, calls = 0;
+  std::string status;
+};
+
 // What a recorded run changed: signatures by their status after it.
 struct StoreDelta {
   int64_t run = 0, previous_run = 0;  // previous_run: the last run before it (0: none)
@@ -99,6 +107,8 @@ class FindingsStore {
   std::optional<StoredFinding> find(const std::string& key) const;
   std::vector<StoredSighting> sightings(const std::string& signature) const;
   std::vector<StoredRun> runs() const;  // oldest first
+  // Every sighting and every fix of every finding, by run (oldest first), then signature.
+  std::vector<StoredEvent> events() const;
   // Signatures seen in run `id`.
   std::vector<std::string> run_signatures(int64_t id) const;
   // Records (replacing) what a bisect found for the finding `signature`; RuntimeError when the
@@ -106,7 +116,7 @@ class FindingsStore {
   void record_culprit(const std::string& signature, const StoreCulprit& culprit);
   const std::string& path() const { return path_; }
 
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
 
  private:
   FindingsStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}

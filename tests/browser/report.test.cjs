@@ -101,6 +101,17 @@ test("an expected failure's cell shows its reason and link", async () => {
   assert.ok(await page.locator("#cell-panel a").count() >= 1, "a link to the list's entry");
 });
 
+test("known differences are grouped by rule id", async () => {
+  const expected = head.findings.filter((f) => f.expected_by);
+  const row = page.locator('#known-groups tr[data-rule="[planted-sum]"]');
+  assert.equal(await row.count(), 1);
+  const calls = expected.reduce((a, f) => a + f.calls, 0);
+  assert.equal(await row.locator("td").nth(1).textContent(), calls.toLocaleString("en-US"));
+  // Unexpected findings keep a row each; the expected ones are only in their group.
+  const rows = await page.$$eval("#findings-table tr[data-signature]", (trs) => trs.map((tr) => tr.dataset.signature));
+  assert.deepEqual(rows, head.findings.filter((f) => !f.expected_by).map((f) => f.signature));
+});
+
 test("a skipped cell says why", async () => {
   const [op, backend] = Object.entries(head.table).flatMap(([o, row]) =>
     Object.entries(row).filter(([, c]) => c.cases === 0 && c.skipped > 0).map(([b]) => [o, b]))[0];

@@ -1,8 +1,9 @@
 // cvmcheck report: one self-contained static HTML page from a run's reports (campaign.json,
 // and optionally golden verify's and mrt's --json, the gate's summary.md, earlier runs for
-// history). The page is tools/cvmcheck/report_page.html, embedded at build time, with the data
-// as one JSON object in a script element; everything is drawn in the browser from it, with no
-// network request (docs/report.md).
+// history, the findings store for each finding's life and the runs it recorded). The page is
+// tools/cvmcheck/report_page.html, embedded at build time, with the data as one JSON object in a
+// script element; everything is drawn in the browser from it, with no network request
+// (docs/report.md).
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "report_store.h"
 #include "report_page.h"  // generated: kReportPage, the template
 
 namespace cvm::cli {
@@ -64,8 +66,8 @@ nlohmann::json history_run(nlohmann::json run, const std::string& source) {
 
 // Where earlier runs come from: campaign.json files, or directories holding them (searched
 // recursively for files named campaign.json or *campaign.json, as ci/campaign.sh keeps them in
-// reports/history/). The one place that reads history, so that another source (a findings
-// store, "store:PATH") adds its scheme here and gives runs in the same shape.
+// reports/history/). The one place that reads campaign.json history; the findings store's runs
+// come from --store (report_store.h), in their own shape.
 std::vector<nlohmann::json> load_history(const std::vector<std::string>& sources) {
   std::vector<std::pair<std::string, fs::path>> files;
   for (const std::string& source : sources) {
@@ -123,7 +125,7 @@ std::string script_safe(const nlohmann::json& data) {
 
 Action add_report_command(CLI::App& app) {
   struct Options {
-    std::string campaign = "reports/campaign/campaign.json", golden, mrt, gate, out, title;
+    std::string campaign = "reports/campaign/campaign.json", golden, mrt, gate, out, title, store;
     std::vector<std::string> history;
   };
   auto o = std::make_shared<Options>();
@@ -137,6 +139,9 @@ Action add_report_command(CLI::App& app) {
   sub->add_option("--history", o->history,
                   "Earlier runs, oldest first: campaign.json files or directories holding them "
                   "(repeatable)");
+  sub->add_option("--store", o->store,
+                  "The findings store (SQLite, campaign --store): each finding's life and the "
+                  "history of the runs it recorded");
   sub->add_option("--title", o->title, "The page's title (default: cvmcheck run SEED)");
   sub->add_option("--out", o->out, "The page (default: report.html beside campaign.json)");
   return [o] {
@@ -147,6 +152,8 @@ Action add_report_command(CLI::App& app) {
     data["campaign_path"] = o->campaign;
     const nlohmann::json seed = data["campaign"].value("seed", nlohmann::json(0));
     seeds_as_text(data["campaign"]);
+    data["known_by_rule"] = known_groups_data(data["campaign"].value("findings", nlohmann::json()));
+    if (!o->store.empty()) data["store"] = store_page_data(o->store);
     if (!o->golden.empty()) data["golden"] = read_json(o->golden);
     if (!o->mrt.empty()) data["mrt"] = read_json(o->mrt);
     if (!o->gate.empty()) data["gate"] = read_text(o->gate);

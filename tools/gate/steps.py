@@ -237,6 +237,8 @@ def report_page(ctx, summary=None):
            os.path.join(ctx.out, "campaign", "campaign.json"), "--out", page]
     if summary:
         cmd += ["--gate", summary]
+    if os.path.isfile(campaign_store(ctx)):  # each finding's life, the store's runs
+        cmd += ["--store", campaign_store(ctx)]
     code, _, _ = run(cmd, ctx, "report.log", 120)
     ctx.report_page = page if code == 0 else None
     return ctx.report_page
