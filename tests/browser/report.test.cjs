@@ -112,6 +112,22 @@ test("known differences are grouped by rule id", async () => {
   assert.deepEqual(rows, head.findings.filter((f) => !f.expected_by).map((f) => f.signature));
 });
 
+test("the kernel paths table equals campaign.json's paths", async () => {
+  const paths = head.paths || {};
+  const declaring = Object.keys(paths).filter((b) => (paths[b].declared_in_scope || []).length);
+  assert.ok(declaring.includes("optimized"), "optimized declares kernel paths in the fixture");
+  for (const b of declaring) {
+    const p = paths[b];
+    const here = Object.keys(p.unreachable || {}).length, never = (p.not_reached || []).length;
+    const declared = p.declared_in_scope.length - here;
+    const row = page.locator('#paths-table tr[data-backend="' + b + '"]');
+    assert.equal(await row.count(), 1, b);
+    assert.equal(await row.locator("td").nth(1).textContent(), (declared - never) + " / " + declared);
+  }
+  const unreached = declaring.filter((b) => (paths[b].not_reached || []).length);
+  assert.equal(await page.locator('[data-banner="paths"]').count(), unreached.length ? 1 : 0);
+});
+
 test("a skipped cell says why", async () => {
   const [op, backend] = Object.entries(head.table).flatMap(([o, row]) =>
     Object.entries(row).filter(([, c]) => c.cases === 0 && c.skipped > 0).map(([b]) => [o, b]))[0];
