@@ -30,6 +30,25 @@ void run_plain(const Pd& pd, memory user_x, memory user_w, const memory* user_b,
   stream().wait();
 }
 
+// The s32 bias operand (input 2), when the call has one: its values and their oneDNN memory
+// (which points into the values, so both live together).
+struct BiasMemory {
+  std::vector<int32_t> values;
+  memory mem;
+  bool used = false;
+  const memory* get() const { return used ? &mem : nullptr; }
+};
+
+BiasMemory bias_memory(const OpContext& ctx, bool use_bias, const memory::desc& desc) {
+  BiasMemory b;
+  b.used = use_bias;
+  if (use_bias) {
+    b.values = to_s32(ctx.inputs[2]);
+    b.mem = memory(desc, engine(), b.values.data());
+  }
+  return b;
+}
+
 }  // namespace
 
 std::vector<Tensor> conv2d(const OpContext& ctx) {
@@ -59,14 +78,8 @@ std::vector<Tensor> conv2d(const OpContext& ctx) {
   const memory user_x({x_dims, dt::s8, tag::nchw}, engine(), xs.data());
   const memory user_w({w_dims, dt::s8, w_tag}, engine(), ws.data());
   const memory user_y({y_dims, dt::s32, tag::nchw}, engine(), out.i32());
-  std::vector<int32_t> bs;
-  memory user_b;
-  if (c.use_bias) {
-    bs = to_s32(ctx.inputs[2]);
-    user_b = memory(b_desc, engine(), bs.data());
-  }
-  run_plain<dnnl::convolution_forward>(pd, user_x, user_w, c.use_bias ? &user_b : nullptr,
-                                       user_y);
+  const BiasMemory bias = bias_memory(ctx, c.use_bias, b_desc);
+  run_plain<dnnl::convolution_forward>(pd, user_x, user_w, bias.get(), user_y);
   return {std::move(out)};
 }
 
@@ -86,14 +99,8 @@ std::vector<Tensor> dense(const OpContext& ctx) {
   const memory user_x({x_dims, dt::s8, tag::nc}, engine(), xs.data());
   const memory user_w({w_dims, dt::s8, tag::oi}, engine(), ws.data());
   const memory user_y({y_dims, dt::s32, tag::nc}, engine(), out.i32());
-  std::vector<int32_t> bs;
-  memory user_b;
-  if (d.use_bias) {
-    bs = to_s32(ctx.inputs[2]);
-    user_b = memory(b_desc, engine(), bs.data());
-  }
-  run_plain<dnnl::inner_product_forward>(pd, user_x, user_w, d.use_bias ? &user_b : nullptr,
-                                         user_y);
+  const BiasMemory bias = bias_memory(ctx, d.use_bias, b_desc);
+  run_plain<dnnl::inner_product_forward>(pd, user_x, user_w, bias.get(), user_y);
   return {std::move(out)};
 }
 

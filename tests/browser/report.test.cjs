@@ -7,27 +7,19 @@ const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { chromium } = require("playwright-core");
+const { openPage } = require("./open_page.cjs");
 
 const fixture = process.env.CVMCHECK_FIXTURE;
-const executablePath = process.env.CVMCHECK_CHROMIUM || "/usr/lib/chromium/chromium";
 if (!fixture) throw new Error("CVMCHECK_FIXTURE is not set (run ci/browser-test.sh)");
 const pageFile = path.join(fixture, "head", "report.html");
 const pageUrl = pathToFileURL(pageFile).href;
 const head = JSON.parse(fs.readFileSync(path.join(fixture, "head", "campaign.json"), "utf8"));
 const base = JSON.parse(fs.readFileSync(path.join(fixture, "base", "campaign.json"), "utf8"));
 
-let browser, page;
-const consoleErrors = [], requests = [];
+let browser, page, consoleErrors, requests;
 
 test.before(async () => {
-  browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.setDefaultTimeout(5000);
-  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") consoleErrors.push(m.text()); });
-  page.on("pageerror", (e) => consoleErrors.push(String(e)));
-  page.on("request", (r) => requests.push(r.url()));
-  await page.goto(pageUrl, { waitUntil: "load" });
+  ({ browser, page, consoleErrors, requests } = await openPage(pageUrl));
 });
 
 test.after(async () => { if (browser) await browser.close(); });
