@@ -150,8 +150,8 @@ TEST(ReportCommand, TheFindingsStoreReachesThePage) {
   const auto dir = scratch("store");
   const std::string store = (dir / "findings.sqlite").string();
   const CliRun c = run_cli("campaign --ops abs --backends optimized --max-cases 10 --seed 5 "
-                           "--quiet --jobs 1 --commit abc123 --store " + store + " --report " +
-                           (dir / "run").string());
+                           "--quiet --jobs 1 --allow-unreached-paths --commit abc123 --store " +
+                           store + " --report " + (dir / "run").string());
   ASSERT_EQ(c.status, 0) << c.out;
   const std::string page = (dir / "page.html").string();
   const CliRun r = run_cli("report --campaign " + (dir / "run" / "campaign.json").string() +
