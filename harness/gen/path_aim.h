@@ -47,4 +47,8 @@ std::optional<int64_t> aimed(const std::string& op, const std::string& quantity,
 std::optional<Shape> aimed_shape(const std::string& op, int min_ndim, int max_ndim,
                                  int64_t max_elements = int64_t{1} << 17);
 
+// A shape of two sides near a "side" threshold of `op` (a small leading axis at times), or
+// nullopt as above: the tiled copy of a transposing view.
+std::optional<Shape> aimed_sides(const std::string& op);
+
 }  // namespace cvm::gen

@@ -434,21 +434,10 @@ Call transpose_call(const Tensor& x, const std::optional<std::vector<int64_t>>& 
   return call;
 }
 
-// A shape as drawn, or now and then (a campaign aiming at the kernels' thresholds) two sides
-// near the tiled copy's least side, with a small leading axis at times.
-Shape transpose_shape() {
-  const auto side = gen::aimed("transpose", "side", 1, 72);
-  if (!side) return *gen::shape(1, 6);
-  const auto other = gen::aimed("transpose", "side", 1, 72, 1);
-  Shape shape = {*side, other.value_or(*side)};
-  if (*rc::gen::inRange(0, 3) == 0) shape.insert(shape.begin(), *rc::gen::inRange<int64_t>(2, 4));
-  return shape;
-}
-
 OpGenerators transpose_generators() {
   OpGenerators g;
   g.valid = rc::gen::exec([] {
-    const Tensor x = any_tensor(transpose_shape());
+    const Tensor x = any_tensor(gen::aimed_sides("transpose").value_or(*gen::shape(1, 6)));
     const int n = x.ndim();
     switch (*rc::gen::inRange(0, 4)) {
       case 0:
