@@ -9,7 +9,10 @@
 # the cores), golden verify of golden/ and golden-mrt/ on cuda, `mrt --backend cuda`, a campaign
 # of cuda against the reference and cuda-host (--seconds, default 120), compute-sanitizer's
 # memcheck, racecheck, initcheck and synccheck over the device tests and golden verify, then the
-# CUDA benchmark alone on the device (JSON). Reports go to --out (default reports/gpu), a
+# CUDA benchmark alone on the device (JSON). With the original runtime's GPU worker in the bundle
+# (ci/gpu-bundle.sh packs it when built): golden verify of it, a campaign of it against the
+# reference (--seconds) with its known-difference lists, and memcheck over its golden verify.
+# Reports go to --out (default reports/gpu), a
 # summary table last. --limit: seconds each step may take (default 600) before it counts as
 # timed out.
 # Exit status: 0 all passed; 1 something failed; 3 no CUDA device (nothing was checked: a GPU
@@ -118,6 +121,26 @@ if command -v compute-sanitizer >/dev/null; then
   step synccheck "${sanitizer[@]}" synccheck "$tests" --gtest_filter="$device_tests" &
 else
   printf 'sanitizers\tskipped: compute-sanitizer not found\t0\n' >>"$out/steps.tsv"
+fi
+# The original runtime's GPU backend (docs/conformance/cvm-runtime.md): a GPU implementation
+# this project did not write, diffed with the lists that explain its known differences.
+original="$bundle/bin/cvm-runtime-worker"
+if [ -x "$original" ]; then
+  lists=adapters/cvm-runtime
+  def=(--backend-def "cvm-runtime-gpu=$original --device gpu")
+  step cvm-runtime-golden limited "$cvm" golden verify golden --call-timeout 20 "${def[@]}" \
+    --backend cvm-runtime-gpu --xfail "$lists/known-differences.txt" --xfail "$lists/known-gpu.txt" &
+  step cvm-runtime-campaign timeout --kill-after=10 $((seconds + 120)) "$cvm" campaign \
+    --seconds "$seconds" --call-timeout 20 --quiet --report "$out/cvm-runtime-campaign" "${def[@]}" \
+    --backends cvm-runtime-gpu --xfail-for "cvm-runtime-gpu=$lists/known-differences.txt" \
+    --xfail-for "cvm-runtime-gpu=$lists/known-gpu.txt" &
+  if command -v compute-sanitizer >/dev/null; then
+    step memcheck-cvm-runtime "${sanitizer[@]}" memcheck --target-processes all "$cvm" golden verify \
+      golden --call-timeout 60 "${def[@]}" --backend cvm-runtime-gpu \
+      --xfail "$lists/known-differences.txt" --xfail "$lists/known-gpu.txt" &
+  fi
+else
+  printf 'cvm-runtime\tskipped: no cvm-runtime-worker in the bundle\t0\n' >>"$out/steps.tsv"
 fi
 wait
 # Alone on the device, so that nothing else shares its time.

@@ -2,11 +2,13 @@
 # Builds the original CVM runtime from a checkout given by path (never copied into this
 # repository) and the cvmcheck worker against it.
 #
-#   bash adapters/cvm-runtime/build.sh CVM_RUNTIME_DIR [BUILD_DIR]
+#   bash adapters/cvm-runtime/build.sh [--cuda] CVM_RUNTIME_DIR [BUILD_DIR]
 #
-# BUILD_DIR defaults to build-cvm-runtime/ at the repository root (ignored by git). Results:
+# BUILD_DIR defaults to build-cvm-runtime/ at the repository root (build-cvm-runtime-cuda/ with
+# --cuda; both ignored by git). Results:
 #   BUILD_DIR/runtime/libcvm_runtime.so       the original's runtime library, formal + cpu backends
-#   BUILD_DIR/bin/cvm-runtime-worker          the worker (--device formal|cpu), rpath to the above
+#                                             (+ gpu with --cuda)
+#   BUILD_DIR/bin/cvm-runtime-worker          the worker (--device formal|cpu|gpu), rpath to the above
 #   BUILD_DIR/cvm-runtime.commit              the commit built (or "unknown (not a git checkout)")
 #
 # The runtime is configured with the options of its own cmake/config.cmake except that the
@@ -14,14 +16,23 @@
 # ENABLE_OPENCL=OFF) and only its runtime library target is built. Nothing in the checkout is
 # patched or written: the build is out of tree.
 #
+# --cuda also builds the original's CUDA backend (ENABLE_CUDA=ON) for sm_90, with two nvcc
+# options that its sources need under CUDA 12 and later, both from this adapter: cuda_compat.h
+# pre-included (conv.cu declares legacy texture references; the header gives them a type) and
+# -std=c++17 (the CUDA 13 headers require it). CUDA_ARCH overrides the architecture (90).
+#
 # CVM_RUNTIME_CXXFLAGS adds compiler flags to both builds, e.g. -D_GLIBCXX_ASSERTIONS (checked
 # std::vector::operator[], which makes the bug nms-shape-clear abort) or -fsanitize=address.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-src="${1:?usage: build.sh CVM_RUNTIME_DIR [BUILD_DIR]}"
+cuda=OFF
+if [ "${1:-}" = --cuda ]; then cuda=ON; shift; fi
+src="${1:?usage: build.sh [--cuda] CVM_RUNTIME_DIR [BUILD_DIR]}"
 src="$(cd "$src" && pwd)"
-out="${2:-$root/build-cvm-runtime}"
+default_out="$root/build-cvm-runtime"
+[ "$cuda" = ON ] && default_out="$root/build-cvm-runtime-cuda"
+out="${2:-$default_out}"
 mkdir -p "$out/bin"
 out="$(cd "$out" && pwd)"
 
@@ -47,9 +58,15 @@ gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+cuda_args=()
+if [ "$cuda" = ON ]; then
+  arch="${CUDA_ARCH:-90}"
+  cuda_args=(-DCUDA_NVCC_FLAGS="-gencode=arch=compute_$arch,code=sm_$arch;--pre-include=$here/cuda_compat.h;-std=c++17")
+  [ -d /usr/local/cuda ] && cuda_args+=(-DCUDA_TOOLKIT_ROOT_DIR=/usr/local/cuda)
+fi
 cmake -S "$src" -B "$out/runtime" "${gen[@]}" "${launcher[@]}" \
-  -DENABLE_CPU=ON -DENABLE_FORMAL=ON -DENABLE_CUDA=OFF -DENABLE_OPENCL=OFF \
-  -DCMAKE_CXX_FLAGS="${CVM_RUNTIME_CXXFLAGS:-}" >/dev/null
+  -DENABLE_CPU=ON -DENABLE_FORMAL=ON -DENABLE_CUDA="$cuda" -DENABLE_OPENCL=OFF \
+  ${cuda_args[@]+"${cuda_args[@]}"} -DCMAKE_CXX_FLAGS="${CVM_RUNTIME_CXXFLAGS:-}" >/dev/null
 cmake --build "$out/runtime" --target cvm_runtime -j "$jobs"
 
 CXX="${CXX:-g++}"
@@ -58,5 +75,5 @@ CXX="${CXX:-g++}"
 $CXX -std=c++17 -O2 -fsigned-char -Wall -Wno-unknown-pragmas ${CVM_RUNTIME_CXXFLAGS:-} \
   -I"$root/workers/include" -I"$root/core/include" -I"$src/include" \
   "$here/worker.cc" -o "$out/bin/cvm-runtime-worker" \
-  -L"$out/runtime" -lcvm_runtime -Wl,-rpath,"$out/runtime" -pthread
+  -L"$out/runtime" -lcvm_runtime -Wl,-rpath,"$out/runtime" -pthread -ldl
 echo "build.sh: $out/bin/cvm-runtime-worker"

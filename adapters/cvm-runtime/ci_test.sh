@@ -11,6 +11,10 @@
 # known-cpu.txt), as a campaign applies them; without it, replay_golden.py (numpy alone)
 # with the lists by case name that classify.py writes from them (xfail-formal.txt, xfail-cpu.txt).
 #
+# Where nvcc is (and a cvmcheck binary is given), the gpu backend too (build.sh --cuda): on a
+# machine with a GPU, golden/ with its lists (known-differences.txt, then known-gpu.txt); without
+# one, a call must be a runtime_error that says there is no device (not a crash or a hang).
+#
 # Without CVM_RUNTIME_DIR (CI has no checkout of the original), or with one that is not a
 # cvm-runtime checkout, it prints the reason and exits 77, which ctest reports as skipped.
 # CVM_RUNTIME_BUILD_DIR chooses the build directory (default build-cvm-runtime/).
@@ -51,4 +55,29 @@ for device in formal cpu; do
       --xfail "$here/xfail-$device.txt" || status=1
   fi
 done
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ -n "$cvmcheck" ] && [ -x "$nvcc" ]; then
+  cuda_build="${CVM_RUNTIME_CUDA_BUILD_DIR:-$root/build-cvm-runtime-cuda}"
+  if PATH="$(dirname "$nvcc"):$PATH" bash "$here/build.sh" --cuda "$CVM_RUNTIME_DIR" "$cuda_build"; then
+    def="cvm-runtime-gpu=$cuda_build/bin/cvm-runtime-worker --device gpu"
+    if nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+      echo "== golden/ on cvm-runtime/gpu"
+      "$cvmcheck" golden verify "$root/golden" --call-timeout 20 --backend-def "$def" \
+        --backend cvm-runtime-gpu --xfail "$here/known-differences.txt" \
+        --xfail "$here/known-gpu.txt" || status=1
+    else
+      echo "== cvm-runtime/gpu without a GPU: one call must be a runtime_error naming the cause"
+      reply=$(timeout 60 "$cvmcheck" run "$root/golden/abs/example_precision_1" --backend-def "$def" \
+        --backend cvm-runtime-gpu 2>&1)
+      echo "$reply"
+      if [[ "$reply" != *'"outcome":"runtime_error"'* || "$reply" != *"cvm-runtime/gpu: no CUDA device"* ]]; then
+        echo "FAIL: the gpu worker without a device did not answer a runtime_error naming it"
+        status=1
+      fi
+    fi
+  else
+    echo "FAIL: build.sh --cuda failed"
+    status=1
+  fi
+fi
 exit $status

@@ -1,7 +1,7 @@
 // cvm-runtime-worker: the original CVM runtime (CortexFoundation/cvm-runtime) as a cvmcheck
 // backend, speaking the worker protocol v1 (workers/include/cvmcheck_worker.hpp).
 //
-//   cvm-runtime-worker --device formal|cpu [--log FILE] [--no-fork]
+//   cvm-runtime-worker --device formal|cpu|gpu [--log FILE] [--fork|--no-fork]
 //
 // Each call becomes a one-operator model, loaded and run the way the original's own model path
 // does it (CVMModel in src/core/model.cc, which the C API's CVMAPILoadModel/CVMAPIInference
@@ -32,6 +32,11 @@
 // writes out of bounds on some inputs, and without isolation that heap damage made later, valid
 // calls crash. A child killed by a signal makes the worker raise the same signal, so a crash of
 // the original ends the worker, which the harness reports as a crash finding.
+//
+// `--device gpu` runs the original's CUDA backend (a library built by `build.sh --cuda`). Its
+// calls run in the worker itself unless --fork: a forked child cannot use its parent's CUDA
+// context, and a context per call costs more than the call. Without a CUDA device every call is
+// a runtime_error reply that says so (gpu_device.h), before the runtime is touched.
 //
 // The original prints to stdout and stderr (LOG(ERROR) on every failed check, GetOps's cout), so
 // the protocol runs on a private duplicate of stdout and file descriptors 1 and 2 are pointed at
@@ -68,6 +73,7 @@
 
 #include "cvmcheck/op_list.h"
 #include "cvmcheck_worker.hpp"
+#include "gpu_device.h"
 
 namespace {
 
@@ -412,6 +418,13 @@ std::string brief(const std::string& what) {
 // One call in this process: the original's exceptions become error replies (std::logic_error ->
 // logic_error, anything else -> runtime_error), as its C API classes them.
 w::Reply call_here(const w::Call& call) {
+  if (g_device_type == kDLGPU) {
+    // Asked in the process that runs the call (a forked child must not inherit CUDA state).
+    static const std::string no_device = cvm_runtime_worker::cuda_unavailable_reason();
+    if (!no_device.empty()) {
+      return w::Reply::error(w::Outcome::kRuntimeError, "cvm-runtime/gpu: " + no_device);
+    }
+  }
   try {
     return run_call(call);
   } catch (const std::logic_error& e) {
@@ -482,7 +495,8 @@ w::Reply handle(const w::Call& call) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: cvm-runtime-worker --device formal|cpu [--log FILE] [--no-fork]\n");
+  std::fprintf(stderr,
+               "usage: cvm-runtime-worker --device formal|cpu|gpu [--log FILE] [--fork|--no-fork]\n");
   return 2;
 }
 
@@ -490,6 +504,7 @@ int usage() {
 
 int main(int argc, char** argv) {
   std::string device = "formal", log = "/dev/null";
+  int fork_choice = -1;  // -1: the device's default
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--device" && i + 1 < argc) {
@@ -497,7 +512,9 @@ int main(int argc, char** argv) {
     } else if (a == "--log" && i + 1 < argc) {
       log = argv[++i];
     } else if (a == "--no-fork") {
-      g_fork = false;
+      fork_choice = 0;
+    } else if (a == "--fork") {
+      fork_choice = 1;
     } else {
       return usage();
     }
@@ -506,9 +523,12 @@ int main(int argc, char** argv) {
     g_device_type = kDLFORMAL;
   } else if (device == "cpu") {
     g_device_type = kDLCPU;
+  } else if (device == "gpu") {
+    g_device_type = kDLGPU;
   } else {
     return usage();
   }
+  g_fork = fork_choice == -1 ? g_device_type != kDLGPU : fork_choice == 1;
   // The protocol gets its own descriptor; the original's prints go to the log.
   const int proto_out = ::dup(1);
   const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
