@@ -51,6 +51,11 @@ Backend wrap(const Backend& optimized, const std::string& name, const Dispatch& 
     });
   }
   path::declare(variant, dispatch.isa_cap, dispatch.threads > 0);
+  if (dispatch.threads > 0 && dispatch.work_threshold < 0) {
+    // A team only above the threshold: the team paths are required of optimized@3 alone.
+    path::mark_single_threaded(variant, "a team only above the work threshold here; optimized@3 "
+                                        "(threshold 0) is where the team paths are required");
+  }
   return variant;
 }
 
@@ -58,9 +63,12 @@ Backend wrap(const Backend& optimized, const std::string& name, const Dispatch& 
 
 std::vector<Backend> make_variant_backends(const Backend& optimized) {
   std::vector<Backend> variants;
+  // Each ISA on a team of two above the default work threshold, whatever the process's own
+  // thread count (a campaign job runs one thread): the threaded weight packing and panel
+  // ranges of an ISA other than the CPUID pick run too (optimized@3 takes only the pick's).
   for (Isa isa : {Isa::kAvx512Vnni, Isa::kAvx2, Isa::kPortable}) {
     Backend b = wrap(optimized, std::string("optimized/") + isa_name(isa),
-                     Dispatch{static_cast<int>(isa), 0, -1});
+                     Dispatch{static_cast<int>(isa), 2, -1});
     if (static_cast<int>(isa) > static_cast<int>(detected_isa())) {
       b.available = false;
       b.unavailable_reason = std::string("this CPU lacks ") + isa_name(isa) +

@@ -223,16 +223,19 @@ TEST(KnownDifferences, TheAdaptersListsParseAndNameTheirRules) {
       if (!list || file.path().extension() != ".txt") continue;
       SCOPED_TRACE(file.path().string());
       const ExpectedFailures read = ExpectedFailures::read(file.path().string());
-      EXPECT_FALSE(read.empty());
-      ++lists;
       const std::string dir = adapter.path().filename().string();
+      // The original's gpu list waits for its first run on a GPU (its header says so): empty
+      // until then, as every difference of that run must first show as unexpected.
+      const bool awaits_first_run = dir == "cvm-runtime" && name == "known-gpu.txt";
+      EXPECT_NE(read.empty(), !awaits_first_run);
+      ++lists;
       if (dir != "cvm-runtime" && dir != "onednn") continue;  // these name a rule id per entry
       for (const ExpectationEntry& e : read.entries()) {
         EXPECT_EQ(e.reason.rfind('[', 0), 0u) << e.source << ": " << e.reason;
       }
     }
   }
-  EXPECT_GE(lists, 10);  // cvm-runtime 4, onnxruntime 2, tfjs 2, onednn 2
+  EXPECT_GE(lists, 11);  // cvm-runtime 5, onnxruntime 2, tfjs 2, onednn 2
 }
 
 }  // namespace

@@ -42,6 +42,34 @@ TEST(KernelPaths, EveryDeclaredPathIsDefinedWithListedOperators) {
   }
 }
 
+// The base backend's paths of another ISA are unreachable with a reason that names the variant
+// which takes them ("the CPUID pick here is X: optimized/Y takes it", or "this CPU lacks Y"):
+// that variant must declare the path, and take it unless its ISA is missing here.
+TEST(KernelPaths, AnotherIsasPathNamesTheVariantThatTakesIt) {
+  const Backend* base = registry().find_backend("optimized");
+  ASSERT_NE(base, nullptr);
+  int isa_reasons = 0;
+  for (const auto& [id, why] : base->unreachable_paths) {
+    std::string isa;
+    const size_t takes = why.find(": optimized/");
+    const size_t lacks = why.find("this CPU lacks ");
+    if (takes != std::string::npos && why.size() > takes + 12) {
+      isa = why.substr(takes + 12, why.find(' ', takes + 12) - (takes + 12));
+    } else if (lacks == 0) {
+      isa = why.substr(15, why.find(' ', 15) - 15);
+    } else {
+      continue;  // a reason that is not another ISA's (e.g. a campaign job's single thread)
+    }
+    ++isa_reasons;
+    const Backend* variant = registry().find_backend("optimized/" + isa);
+    ASSERT_NE(variant, nullptr) << id << ": " << why;
+    EXPECT_NE(std::find(variant->paths.begin(), variant->paths.end(), id), variant->paths.end())
+        << id << " is said to be taken by " << variant->name << " (" << why << ")";
+    if (variant->available) EXPECT_EQ(variant->unreachable_paths.count(id), 0u) << id << ": " << why;
+  }
+  EXPECT_GT(isa_reasons, 0) << "every ISA's paths reachable by the CPUID pick alone?";
+}
+
 TEST(KernelPaths, ACallReportsItsPathsAndOnlyItsOwn) {
   const Tensor x = Tensor::from_values({40000}, std::vector<int32_t>(40000, -3), 8);
   const Outcome big = run_op_outcome(registry(), "optimized", "relu", nlohmann::json::object(), {x});

@@ -257,11 +257,11 @@ Action add_campaign_command(CLI::App& app) {
     };
     const auto prepare_job = [&start_workers] {
       opt::set_threads(1);
-      for (const Backend& b : registry().backends()) {
-        if (b.name != "optimized" && b.name.rfind("optimized/", 0) != 0) continue;
-        opt::path::mark_single_threaded(*registry().find_backend(b.name),
-                                        "one thread per campaign job (--jobs); optimized@3 "
-                                        "takes the team paths");
+      // The ISA variants and optimized@3 force their own teams; the default backend follows
+      // the process's one thread.
+      if (Backend* base = registry().find_backend("optimized"); base != nullptr) {
+        opt::path::mark_single_threaded(*base, "one thread per campaign job (--jobs); optimized@3 "
+                                               "takes the team paths");
       }
       start_workers();
     };
