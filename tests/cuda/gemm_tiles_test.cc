@@ -1,0 +1,156 @@
+// The tiled int8 GEMM of the CUDA backend (cuda/gemm_device.h) through cuda-host, which runs the
+// device kernel's tiling, staging, fragment and predicate functions with mma.sync emulated:
+// bit-exact against the reference at every tile boundary (M, N, K = one, tile - 1, tile,
+// tile + 1, a multiple plus a tail) for both tile shapes, on dense and on conv2d as an implicit
+// GEMM; and each planted fault (a dropped K tail, a dropped last row, a border predicate off by
+// one, swapped fragment registers) is caught by a short campaign.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "cuda/plan.h"
+#include "cvmcheck/compare.h"
+#include "harness/campaign/campaign.h"
+#include "registry/registry.h"
+#include "support/call.h"
+
+namespace cvm {
+namespace {
+
+struct TileSides {
+  std::string backend;
+  int64_t m, n, k;
+};
+
+const std::vector<TileSides> kTiles = {
+    {"cuda-host", cuda::WideTile::kBM, cuda::WideTile::kBN, cuda::WideTile::kBK},
+    {"cuda-host@tile", cuda::SmallTile::kBM, cuda::SmallTile::kBN, cuda::SmallTile::kBK}};
+
+// One, t - 1, t, t + 1, and two tiles plus a tail.
+std::vector<int64_t> sides(int64_t t) {
+  std::vector<int64_t> v = {1, t - 1, t, t + 1, 2 * t + 3};
+  v.erase(std::remove(v.begin(), v.end(), 0), v.end());
+  return v;
+}
+
+// Values over the whole int8 range, the extremes included (p = 8: [-127, 127]).
+ExampleTensor random_tensor(const Shape& shape, int precision, std::mt19937& rng, bool int8) {
+  ExampleTensor t;
+  t.shape = shape;
+  t.precision = precision;
+  t.dtype = int8 ? DType::kInt8 : DType::kInt32;
+  const int32_t top = (1 << (precision - 1)) - 1;
+  std::uniform_int_distribution<int32_t> value(-top, top);
+  for (int64_t i = 0; i < shape_size(shape); ++i) {
+    const int32_t x = value(rng);
+    t.values.push_back(i % 7 == 0 ? (i % 2 == 0 ? top : -top) : x);
+  }
+  return t;
+}
+
+void expect_as_reference(const std::string& backend, const std::string& op,
+                         const std::string& attrs, const std::vector<ExampleTensor>& inputs) {
+  const Outcome expected = testing::call(op, attrs, inputs);
+  ASSERT_EQ(expected.kind, OutcomeKind::kOk) << op << " " << attrs << ": "
+                                             << testing::describe(expected);
+  const Outcome actual = testing::call(op, attrs, inputs, backend);
+  const auto difference = compare_outcomes(actual, expected, backend, "reference");
+  EXPECT_FALSE(difference.has_value()) << backend << " " << op << " " << attrs << " inputs "
+                                       << shape_str(inputs[0].shape) << " x "
+                                       << shape_str(inputs[1].shape) << ": "
+                                       << (difference ? difference->what : "");
+  // The call took the tiled kernels, not the per-element ones.
+  const auto took = [&](const char* id) {
+    return std::find(actual.paths.begin(), actual.paths.end(), id) != actual.paths.end();
+  };
+  EXPECT_TRUE(took("cuda.step.gemm") || took("cuda.conv2d.depthwise")) << backend << " " << attrs;
+}
+
+TEST(CudaGemmTiles, DenseAtEveryTileBoundaryMatchesTheReference) {
+  std::mt19937 rng(41);
+  for (const TileSides& t : kTiles) {
+    for (const int64_t m : sides(t.m)) {
+      for (const int64_t n : sides(t.n)) {
+        for (const int64_t k : sides(t.k)) {
+          const bool bias = (m + n + k) % 2 == 0;
+          std::vector<ExampleTensor> inputs = {random_tensor({m, k}, 8, rng, k % 2 == 0),
+                                               random_tensor({n, k}, 8, rng, m % 2 == 0)};
+          if (bias) inputs.push_back(random_tensor({n}, 16, rng, false));
+          const std::string attrs = "{\"units\": \"" + std::to_string(n) +
+                                    "\", \"use_bias\": \"" + (bias ? "true" : "false") + "\"}";
+          expect_as_reference(t.backend, "dense", attrs, inputs);
+        }
+      }
+    }
+  }
+}
+
+struct ConvShape {
+  int64_t batch, in_channels, height, width, channels, groups, kernel, stride, pad, dilation;
+};
+
+std::string conv_attrs(const ConvShape& c) {
+  const auto pair = [](int64_t v) {
+    return "\"(" + std::to_string(v) + ", " + std::to_string(v) + ")\"";
+  };
+  return "{\"channels\": \"" + std::to_string(c.channels) + "\", \"kernel_size\": " +
+         pair(c.kernel) + ", \"strides\": " + pair(c.stride) + ", \"padding\": " + pair(c.pad) +
+         ", \"dilation\": " + pair(c.dilation) + ", \"groups\": \"" + std::to_string(c.groups) +
+         "\"}";
+}
+
+// Implicit GEMM: N = channels / groups, K = in_channels / groups * kernel^2, M = batch * out
+// pixels; each drawn around the tile sides, with padding (border predicates), strides,
+// dilation, groups and a depthwise case.
+TEST(CudaGemmTiles, Conv2dAroundTileBoundariesMatchesTheReference) {
+  std::mt19937 rng(4141);
+  for (const TileSides& t : kTiles) {
+    const std::vector<ConvShape> shapes = {
+        {1, 1, 4, 4, t.n, 1, 1, 1, 0, 1},              // K = 1: all tail
+        {2, t.k, 4, 4, t.n + 1, 1, 1, 1, 0, 1},        // K = tile, N = tile + 1
+        {1, t.k + 1, 5, 3, t.n - 1, 1, 1, 1, 1, 1},    // K tail, padding, N = tile - 1
+        {1, 2, 9, 9, t.n, 1, 3, 1, 1, 1},              // 3x3, K = 18, M = 81
+        {2, 4, 11, 7, 2 * t.n + 2, 2, 3, 2, 2, 2},     // groups (N = tile + 1), stride, dilation
+        {1, 3, 6, 10, 6, 3, 3, 1, 1, 1},               // depthwise, multiplier 2
+        {1, 2 * t.k / 9 + 2, 8, 8, 4, 1, 3, 1, 1, 1},  // several K slices
+    };
+    for (const ConvShape& c : shapes) {
+      const int64_t in_per_group = c.in_channels / c.groups;
+      std::vector<ExampleTensor> inputs = {
+          random_tensor({c.batch, c.in_channels, c.height, c.width}, 8, rng, c.batch == 1),
+          random_tensor({c.channels, in_per_group, c.kernel, c.kernel}, 8, rng, false),
+          random_tensor({c.channels}, 12, rng, false)};
+      expect_as_reference(t.backend, "conv2d", conv_attrs(c), inputs);
+    }
+  }
+}
+
+// A campaign over dense and conv2d on a cuda-host backend with `fault` planted, small tiles so
+// that small calls take every tile path; the fault must show as mismatches.
+int64_t mismatches_with(int32_t fault, const std::vector<std::string>& ops) {
+  Registry r = registry();
+  const std::string name = "cuda-host-planted-" + std::to_string(fault);
+  r.add_backend(cuda::make_host_backend(name, cuda::KernelChoice{true, cuda::kTileSmall, fault}));
+  CampaignOptions o;
+  o.seconds = 20;
+  o.max_cases = 1500;
+  o.seed = 41;
+  o.shrink_seconds = 0;
+  o.max_repros = 0;
+  o.ops = ops;
+  o.backends = {name};
+  o.invalid_share = 0;
+  return run_campaign(r, o).mismatches;
+}
+
+TEST(CudaGemmTiles, PlantedFaultsAreCaught) {
+  EXPECT_EQ(mismatches_with(cuda::kNoFault, {"dense", "conv2d"}), 0);
+  EXPECT_GT(mismatches_with(cuda::kFaultKTail, {"dense"}), 0) << "a dropped K tail";
+  EXPECT_GT(mismatches_with(cuda::kFaultPartialM, {"dense"}), 0) << "a dropped last row";
+  EXPECT_GT(mismatches_with(cuda::kFaultBorder, {"conv2d"}), 0) << "a border predicate";
+  EXPECT_GT(mismatches_with(cuda::kFaultFragment, {"dense"}), 0) << "swapped A registers";
+}
+
+}  // namespace
+}  // namespace cvm
