@@ -26,6 +26,7 @@ enum PlantedFault : int32_t {
   kFaultPartialM = 2,  // the partial-M predicate drops the last row
   kFaultBorder = 3,    // the border predicate takes image row 0 for padding
   kFaultFragment = 4,  // A fragment registers 1 and 2 swapped
+  kFaultPartialN = 5,  // the partial-N predicate drops the last column
 };
 
 struct GemmParams {
@@ -95,7 +96,9 @@ CVM_HD bool row_exists(const GemmParams& p, int64_t m) {
   return m < p.rows - (planted(p) == kFaultPartialM ? 1 : 0);
 }
 // Partial N tile: column n exists.
-CVM_HD bool col_exists(const GemmParams& p, int64_t n) { return n < p.cols; }
+CVM_HD bool col_exists(const GemmParams& p, int64_t n) {
+  return n < p.cols - (planted(p) == kFaultPartialN ? 1 : 0);
+}
 // K tail: depth k exists (the last K slice is partial when depth % kBK != 0).
 CVM_HD bool k_exists(const GemmParams& p, int64_t k) {
   return k < p.depth - (planted(p) == kFaultKTail ? 1 : 0);

@@ -3,10 +3,11 @@
 // bit-exact against the reference at every tile boundary (M, N, K = one, tile - 1, tile,
 // tile + 1, a multiple plus a tail) for both tile shapes, on dense and on conv2d as an implicit
 // GEMM; and each planted fault (a dropped K tail, a dropped last row, a border predicate off by
-// one, swapped fragment registers) is caught by a short campaign.
+// one, a dropped last column, swapped fragment registers) is caught by a short campaign.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iostream>
 #include <random>
 
 #include "cuda/plan.h"
@@ -141,13 +142,20 @@ int64_t mismatches_with(int32_t fault, const std::vector<std::string>& ops) {
   o.ops = ops;
   o.backends = {name};
   o.invalid_share = 0;
-  return run_campaign(r, o).mismatches;
+  const CampaignResult result = run_campaign(r, o);
+  int64_t ok = 0;  // calls the planted backend computed (not only rejected)
+  for (const std::string& op : ops) ok += result.table.at(op).at(name).ok;
+  EXPECT_GT(ok, 100) << "fault " << fault << ": too few valid calls to judge";
+  std::cout << "fault " << fault << ": " << result.calls << " calls, " << ok << " ok, "
+            << result.mismatches << " mismatching\n";
+  return result.mismatches;
 }
 
 TEST(CudaGemmTiles, PlantedFaultsAreCaught) {
   EXPECT_EQ(mismatches_with(cuda::kNoFault, {"dense", "conv2d"}), 0);
   EXPECT_GT(mismatches_with(cuda::kFaultKTail, {"dense"}), 0) << "a dropped K tail";
   EXPECT_GT(mismatches_with(cuda::kFaultPartialM, {"dense"}), 0) << "a dropped last row";
+  EXPECT_GT(mismatches_with(cuda::kFaultPartialN, {"conv2d"}), 0) << "a dropped last column";
   EXPECT_GT(mismatches_with(cuda::kFaultBorder, {"conv2d"}), 0) << "a border predicate";
   EXPECT_GT(mismatches_with(cuda::kFaultFragment, {"dense"}), 0) << "swapped A registers";
 }
