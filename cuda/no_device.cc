@@ -26,7 +26,10 @@ Backend make_device_backend() { return unbuilt("cuda"); }
 
 std::vector<Backend> make_device_variants(const Backend& device) {
   std::vector<Backend> variants = {unbuilt(device.name + "@tile"), unbuilt(device.name + "/simple")};
-  for (Backend& v : variants) v.variant_of = device.name;
+  for (Backend& v : variants) {
+    v.variant_of = device.name;
+    v.unavailable_reason = "not built (as " + device.name + ")";  // as make_variant shortens it
+  }
   return variants;
 }
 

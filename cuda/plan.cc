@@ -95,7 +95,14 @@ Backend make_variant(const Backend& base, const std::string& suffix, Runner runn
   Backend variant = make_backend(base.name + suffix, runner, choice);
   variant.variant_of = base.name;
   variant.available = base.available;
-  variant.unavailable_reason = base.unavailable_reason;
+  // The base's reason up to its detail ("no CUDA device", "not built"), naming the base for the
+  // rest: the summary prints one line per skipped backend, and the runtime's full message on
+  // each variant's line made those lines overflow 100 columns.
+  if (!base.available) {
+    variant.unavailable_reason = base.unavailable_reason.substr(
+                                     0, base.unavailable_reason.find(':')) +
+                                 " (as " + base.name + ")";
+  }
   variant.fork_safe = base.fork_safe;
   return variant;
 }
