@@ -10,6 +10,7 @@
 #include <iostream>
 #include <random>
 
+#include "cuda/mma_device.h"
 #include "cuda/plan.h"
 #include "cvmcheck/compare.h"
 #include "harness/campaign/campaign.h"
@@ -151,13 +152,66 @@ int64_t mismatches_with(int32_t fault, const std::vector<std::string>& ops) {
   return result.mismatches;
 }
 
-TEST(CudaGemmTiles, PlantedFaultsAreCaught) {
+TEST(CudaGemmTiles, WithoutAFaultTheCampaignFindsNothing) {
   EXPECT_EQ(mismatches_with(cuda::kNoFault, {"dense", "conv2d"}), 0);
-  EXPECT_GT(mismatches_with(cuda::kFaultKTail, {"dense"}), 0) << "a dropped K tail";
-  EXPECT_GT(mismatches_with(cuda::kFaultPartialM, {"dense"}), 0) << "a dropped last row";
-  EXPECT_GT(mismatches_with(cuda::kFaultPartialN, {"conv2d"}), 0) << "a dropped last column";
-  EXPECT_GT(mismatches_with(cuda::kFaultBorder, {"conv2d"}), 0) << "a border predicate";
-  EXPECT_GT(mismatches_with(cuda::kFaultFragment, {"dense"}), 0) << "swapped A registers";
+}
+
+struct Planted {
+  int32_t fault;
+  const char* what;
+  std::vector<std::string> ops;
+};
+
+class CudaGemmPlanted : public ::testing::TestWithParam<Planted> {};
+
+TEST_P(CudaGemmPlanted, TheCampaignCatchesIt) {
+  EXPECT_GT(mismatches_with(GetParam().fault, GetParam().ops), 0) << GetParam().what;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EachFault, CudaGemmPlanted,
+    ::testing::Values(Planted{cuda::kFaultKTail, "a dropped K tail", {"dense"}},
+                      Planted{cuda::kFaultPartialM, "a dropped last row", {"dense"}},
+                      Planted{cuda::kFaultPartialN, "a dropped last column", {"conv2d"}},
+                      Planted{cuda::kFaultBorder, "a border predicate off by one", {"conv2d"}},
+                      Planted{cuda::kFaultFragment, "swapped A fragment registers", {"dense"}}),
+    [](const ::testing::TestParamInfo<Planted>& info) {
+      return "fault" + std::to_string(info.param.fault);
+    });
+
+// The kernels' register-form layout functions and the emulation's per-element PTX formulas
+// describe one layout: A and B packed lane by lane with frag_a_* / frag_b_*, multiplied by
+// mma_emulate, and read back with frag_c_*, give the plain product.
+TEST(CudaMmaFragments, LoadersAndEmulationAgreeOnThePtxLayout) {
+  std::mt19937 rng(32);
+  std::uniform_int_distribution<int32_t> value(-127, 127);
+  int8_t a[cuda::kMmaM][cuda::kMmaK], b[cuda::kMmaN][cuda::kMmaK];  // B stored n-major
+  for (auto& row : a) {
+    for (int8_t& x : row) x = static_cast<int8_t>(value(rng));
+  }
+  for (auto& col : b) {
+    for (int8_t& x : col) x = static_cast<int8_t>(value(rng));
+  }
+  cuda::FragA fa[cuda::kWarp];
+  cuda::FragB fb[cuda::kWarp];
+  cuda::FragC fc[cuda::kWarp] = {};
+  for (int32_t lane = 0; lane < cuda::kWarp; ++lane) {
+    for (int32_t r = 0; r < 4; ++r) {
+      fa[lane].r[r] = cuda::load_word(&a[cuda::frag_a_row(lane, r)][cuda::frag_a_col(lane, r)]);
+    }
+    for (int32_t r = 0; r < 2; ++r) {
+      fb[lane].r[r] = cuda::load_word(&b[cuda::frag_b_col(lane)][cuda::frag_b_k(lane, r)]);
+    }
+  }
+  cuda::mma_emulate(fc, fa, fb);
+  for (int32_t lane = 0; lane < cuda::kWarp; ++lane) {
+    for (int32_t i = 0; i < 4; ++i) {
+      const int32_t m = cuda::frag_c_row(lane, i), n = cuda::frag_c_col(lane, i);
+      int32_t expected = 0;
+      for (int32_t k = 0; k < cuda::kMmaK; ++k) expected += a[m][k] * b[n][k];
+      EXPECT_EQ(fc[lane].c[i], expected) << "lane " << lane << " element " << i;
+    }
+  }
 }
 
 }  // namespace
