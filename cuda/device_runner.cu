@@ -66,14 +66,14 @@ __global__ void __launch_bounds__(T::kThreads) gemm_kernel(GemmParams p, Views v
     for (int64_t k0 = 0; k0 < p.depth; k0 += T::kBK) {
       stage_slice<T>(p, v, t, k0, tid, sa, sb);
       __syncthreads();  // the slice is staged before any warp reads it
-CVM_UNROLL
+      CVM_UNROLL
       for (int32_t ks = 0; ks < T::kKs; ++ks) {
         FragA a[T::kMi];
         FragB b[T::kNi];
         load_frags<T>(p, sa, sb, warp, lane, ks, a, b);
-CVM_UNROLL
+        CVM_UNROLL
         for (int32_t mi = 0; mi < T::kMi; ++mi) {
-CVM_UNROLL
+          CVM_UNROLL
           for (int32_t ni = 0; ni < T::kNi; ++ni) mma_sync(acc.f[mi][ni], a[mi], b[ni]);
         }
       }

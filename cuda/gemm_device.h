@@ -286,7 +286,8 @@ CVM_HD int32_t depthwise_element(const DepthwiseParams& d, const Views& v, int64
     for (int64_t kj = 0; kj < p.kernel_w; ++kj) {
       const int64_t w = w0 + kj * p.dilation_w;
       if (w < 0 || w >= p.width) continue;
-      acc += load(v.in[0], (plane + h) * p.width + w) * load(v.in[1], (filter + ki) * p.kernel_w + kj);
+      acc += load(v.in[0], (plane + h) * p.width + w) *
+             load(v.in[1], (filter + ki) * p.kernel_w + kj);
     }
   }
   return p.use_bias != 0 ? acc + load(v.in[2], oc) : acc;

@@ -27,7 +27,9 @@ void warp_k_step(const GemmParams& p, const int8_t* sa, const int8_t* sb, int32_
                  int32_t ks, WarpAcc<T>* lanes) {
   FragA a[kWarp][T::kMi];
   FragB b[kWarp][T::kNi];
-  for (int32_t lane = 0; lane < kWarp; ++lane) load_frags<T>(p, sa, sb, warp, lane, ks, a[lane], b[lane]);
+  for (int32_t lane = 0; lane < kWarp; ++lane) {
+    load_frags<T>(p, sa, sb, warp, lane, ks, a[lane], b[lane]);
+  }
   for (int32_t mi = 0; mi < T::kMi; ++mi) {
     for (int32_t ni = 0; ni < T::kNi; ++ni) {
       FragA wa[kWarp];

@@ -1,7 +1,8 @@
 // "cuda-host": runs a CUDA plan on the CPU, calling exactly the per-item function the device
 // kernels call (step_item, cuda/step_device.h), one work item after another, in the same order
-// of steps; a tiled GEMM step runs CTA by CTA with mma.sync emulated (cuda/gemm_host.h). The host setup (validation, inference, plan) is the CUDA backend's own, so every
-// differential test of this backend checks the CUDA kernels' logic without a GPU.
+// of steps; a tiled GEMM step runs CTA by CTA with mma.sync emulated (cuda/gemm_host.h). The
+// host setup (validation, inference, plan) is the CUDA backend's own, so every differential
+// test of this backend checks the CUDA kernels' logic without a GPU.
 #include "cuda/gemm_host.h"
 #include "cuda/paths.h"
 #include "cuda/plan.h"

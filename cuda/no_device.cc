@@ -25,7 +25,8 @@ Backend unbuilt(const std::string& name) {
 Backend make_device_backend() { return unbuilt("cuda"); }
 
 std::vector<Backend> make_device_variants(const Backend& device) {
-  std::vector<Backend> variants = {unbuilt(device.name + "@tile"), unbuilt(device.name + "/simple")};
+  std::vector<Backend> variants = {unbuilt(device.name + "@tile"),
+                                   unbuilt(device.name + "/simple")};
   for (Backend& v : variants) {
     v.variant_of = device.name;
     v.unavailable_reason = "not built (as " + device.name + ")";  // as make_variant shortens it

@@ -74,11 +74,13 @@ void hit_gemm(uint32_t mask) {
 }
 
 void declare(Backend& backend, const KernelChoice& choice) {
+  const std::vector<PathInfo> all = paths::defined();
+  const auto id = [&all](int index) { return all[static_cast<size_t>(index)].id; };
   for (const KindPath& p : kPaths) {
-    if (launches(choice, p.kind)) backend.paths.push_back(paths::defined()[static_cast<size_t>(p.index)].id);
+    if (launches(choice, p.kind)) backend.paths.push_back(id(p.index));
   }
   if (!choice.tiled) return;
-  for (const GemmPathIndex& p : kGemmPaths) backend.paths.push_back(paths::defined()[static_cast<size_t>(p.index)].id);
+  for (const GemmPathIndex& p : kGemmPaths) backend.paths.push_back(id(p.index));
   backend.thresholds =
       choice.tile == kTileSmall ? tile_thresholds<SmallTile>() : tile_thresholds<WideTile>();
 }

@@ -46,7 +46,9 @@ Widths widths_of(const ScreenGrid& grid) {
   for (const std::string& c : grid.footer) cell = std::max(cell, c.size());
   w.name = std::min(kNameWidth, name + 1);
   w.count = std::min(kCountWidth, count + 2);
-  if (w.name + w.count < grid.footer_name.size() + 1) w.name = grid.footer_name.size() + 1 - w.count;
+  if (w.name + w.count < grid.footer_name.size() + 1) {
+    w.name = grid.footer_name.size() + 1 - w.count;  // the footer's name spans both columns
+  }
   const size_t room = kLineWidth > w.name + w.count ? (kLineWidth - w.name - w.count) / n : 0;
   w.cell = std::min(kCellWidth, std::max(cell + 1, room));
   return w;
