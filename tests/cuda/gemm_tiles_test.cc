@@ -29,12 +29,20 @@ const std::vector<TileSides> kTiles = {
     {"cuda-host", cuda::WideTile::kBM, cuda::WideTile::kBN, cuda::WideTile::kBK},
     {"cuda-host@tile", cuda::SmallTile::kBM, cuda::SmallTile::kBN, cuda::SmallTile::kBK}};
 
+// The same tile shapes on the device (tests skip without one).
+const std::vector<TileSides> kDeviceTiles = {
+    {"cuda", cuda::WideTile::kBM, cuda::WideTile::kBN, cuda::WideTile::kBK},
+    {"cuda@tile", cuda::SmallTile::kBM, cuda::SmallTile::kBN, cuda::SmallTile::kBK}};
+
 // One, t - 1, t, t + 1, and two tiles plus a tail.
 std::vector<int64_t> sides(int64_t t) {
   std::vector<int64_t> v = {1, t - 1, t, t + 1, 2 * t + 3};
   v.erase(std::remove(v.begin(), v.end(), 0), v.end());
   return v;
 }
+// Fewer for the device tests, which gpu.sh also runs under compute-sanitizer: below, above and
+// past two tiles.
+std::vector<int64_t> device_sides(int64_t t) { return {t - 1, t + 1, 2 * t + 3}; }
 
 // Values over the whole int8 range, the extremes included (p = 8: [-127, 127]).
 ExampleTensor random_tensor(const Shape& shape, int precision, std::mt19937& rng, bool int8) {
@@ -69,23 +77,25 @@ void expect_as_reference(const std::string& backend, const std::string& op,
   EXPECT_TRUE(took("cuda.step.gemm") || took("cuda.conv2d.depthwise")) << backend << " " << attrs;
 }
 
-TEST(CudaGemmTiles, DenseAtEveryTileBoundaryMatchesTheReference) {
+void dense_sweep(const TileSides& t, std::vector<int64_t> (*sides_of)(int64_t)) {
   std::mt19937 rng(41);
-  for (const TileSides& t : kTiles) {
-    for (const int64_t m : sides(t.m)) {
-      for (const int64_t n : sides(t.n)) {
-        for (const int64_t k : sides(t.k)) {
-          const bool bias = (m + n + k) % 2 == 0;
-          std::vector<ExampleTensor> inputs = {random_tensor({m, k}, 8, rng, k % 2 == 0),
-                                               random_tensor({n, k}, 8, rng, m % 2 == 0)};
-          if (bias) inputs.push_back(random_tensor({n}, 16, rng, false));
-          const std::string attrs = "{\"units\": \"" + std::to_string(n) +
-                                    "\", \"use_bias\": \"" + (bias ? "true" : "false") + "\"}";
-          expect_as_reference(t.backend, "dense", attrs, inputs);
-        }
+  for (const int64_t m : sides_of(t.m)) {
+    for (const int64_t n : sides_of(t.n)) {
+      for (const int64_t k : sides_of(t.k)) {
+        const bool bias = (m + n + k) % 2 == 0;
+        std::vector<ExampleTensor> inputs = {random_tensor({m, k}, 8, rng, k % 2 == 0),
+                                             random_tensor({n, k}, 8, rng, m % 2 == 0)};
+        if (bias) inputs.push_back(random_tensor({n}, 16, rng, false));
+        const std::string attrs = "{\"units\": \"" + std::to_string(n) +
+                                  "\", \"use_bias\": \"" + (bias ? "true" : "false") + "\"}";
+        expect_as_reference(t.backend, "dense", attrs, inputs);
       }
     }
   }
+}
+
+TEST(CudaGemmTiles, DenseAtEveryTileBoundaryMatchesTheReference) {
+  for (const TileSides& t : kTiles) dense_sweep(t, sides);
 }
 
 struct ConvShape {
@@ -105,26 +115,40 @@ std::string conv_attrs(const ConvShape& c) {
 // Implicit GEMM: N = channels / groups, K = in_channels / groups * kernel^2, M = batch * out
 // pixels; each drawn around the tile sides, with padding (border predicates), strides,
 // dilation, groups and a depthwise case.
-TEST(CudaGemmTiles, Conv2dAroundTileBoundariesMatchesTheReference) {
+void conv_sweep(const TileSides& t) {
   std::mt19937 rng(4141);
-  for (const TileSides& t : kTiles) {
-    const std::vector<ConvShape> shapes = {
-        {1, 1, 4, 4, t.n, 1, 1, 1, 0, 1},              // K = 1: all tail
-        {2, t.k, 4, 4, t.n + 1, 1, 1, 1, 0, 1},        // K = tile, N = tile + 1
-        {1, t.k + 1, 5, 3, t.n - 1, 1, 1, 1, 1, 1},    // K tail, padding, N = tile - 1
-        {1, 2, 9, 9, t.n, 1, 3, 1, 1, 1},              // 3x3, K = 18, M = 81
-        {2, 4, 11, 7, 2 * t.n + 2, 2, 3, 2, 2, 2},     // groups (N = tile + 1), stride, dilation
-        {1, 3, 6, 10, 6, 3, 3, 1, 1, 1},               // depthwise, multiplier 2
-        {1, 2 * t.k / 9 + 2, 8, 8, 4, 1, 3, 1, 1, 1},  // several K slices
-    };
-    for (const ConvShape& c : shapes) {
-      const int64_t in_per_group = c.in_channels / c.groups;
-      std::vector<ExampleTensor> inputs = {
-          random_tensor({c.batch, c.in_channels, c.height, c.width}, 8, rng, c.batch == 1),
-          random_tensor({c.channels, in_per_group, c.kernel, c.kernel}, 8, rng, false),
-          random_tensor({c.channels}, 12, rng, false)};
-      expect_as_reference(t.backend, "conv2d", conv_attrs(c), inputs);
-    }
+  const std::vector<ConvShape> shapes = {
+      {1, 1, 4, 4, t.n, 1, 1, 1, 0, 1},              // one input channel: depthwise, x t.n
+      {2, t.k, 4, 4, t.n + 1, 1, 1, 1, 0, 1},        // K = tile, N = tile + 1
+      {1, t.k + 1, 5, 3, t.n - 1, 1, 1, 1, 1, 1},    // K tail, padding, N = tile - 1
+      {1, 2, 9, 9, t.n, 1, 3, 1, 1, 1},              // 3x3, K = 18, M = 81
+      {2, 4, 11, 7, 2 * t.n + 2, 2, 3, 2, 2, 2},     // groups (N = tile + 1), stride, dilation
+      {1, 3, 6, 10, 6, 3, 3, 1, 1, 1},               // depthwise, multiplier 2
+      {1, 2 * t.k / 9 + 2, 8, 8, 4, 1, 3, 1, 1, 1},  // several K slices
+  };
+  for (const ConvShape& c : shapes) {
+    const int64_t in_per_group = c.in_channels / c.groups;
+    std::vector<ExampleTensor> inputs = {
+        random_tensor({c.batch, c.in_channels, c.height, c.width}, 8, rng, c.batch == 1),
+        random_tensor({c.channels, in_per_group, c.kernel, c.kernel}, 8, rng, false),
+        random_tensor({c.channels}, 12, rng, false)};
+    expect_as_reference(t.backend, "conv2d", conv_attrs(c), inputs);
+  }
+}
+
+TEST(CudaGemmTiles, Conv2dAroundTileBoundariesMatchesTheReference) {
+  for (const TileSides& t : kTiles) conv_sweep(t);
+}
+
+// The same sweeps on the device kernels (part of gpu.sh's device tests, so also under
+// compute-sanitizer's memcheck, racecheck and synccheck): skipped without a GPU.
+TEST(CudaDevice, TiledGemmMatchesTheReferenceAroundTileBoundaries) {
+  for (const TileSides& t : kDeviceTiles) {
+    const Backend* b = registry().find_backend(t.backend);
+    ASSERT_NE(b, nullptr) << t.backend;
+    if (!b->available) GTEST_SKIP() << t.backend << " unavailable: " << b->unavailable_reason;
+    dense_sweep(t, device_sides);
+    conv_sweep(t);
   }
 }
 
