@@ -7,7 +7,8 @@
 #       with the NVIDIA driver and the CUDA toolkit is enough.
 # The run: `cvmcheck ops` (cuda must be available), every test of the test binary (sharded over
 # the cores), golden verify of golden/ and golden-mrt/ on cuda, `mrt --backend cuda`, a campaign
-# of cuda against the reference and cuda-host (--seconds, default 120), compute-sanitizer's
+# of cuda, cuda@tile and cuda/simple against the reference and cuda-host, cuda-host@tile
+# (--seconds, default 120), compute-sanitizer's
 # memcheck, racecheck, initcheck and synccheck over the device tests and golden verify, then the
 # CUDA benchmark alone on the device (JSON). With the original runtime's GPU worker in the bundle
 # (ci/gpu-bundle.sh packs it when built): golden verify of it, a campaign of it against the
@@ -111,8 +112,8 @@ step tests sharded_tests &
 step golden limited "$cvm" golden verify golden --backend cuda &
 step golden-mrt limited "$cvm" golden verify golden-mrt --backend cuda &
 step mrt limited "$cvm" mrt --backend cuda --seconds 30 &
-step campaign timeout --kill-after=10 $((seconds + 120)) "$cvm" campaign --backends cuda,cuda-host \
-  --seconds "$seconds" --quiet --report "$out/campaign" &
+step campaign timeout --kill-after=10 $((seconds + 120)) "$cvm" campaign \
+  --backends cuda,cuda@tile,cuda/simple,cuda-host,cuda-host@tile --seconds "$seconds" --quiet --report "$out/campaign" &
 if command -v compute-sanitizer >/dev/null; then
   step memcheck "${sanitizer[@]}" memcheck "$tests" --gtest_filter="$device_tests" &
   step memcheck-golden "${sanitizer[@]}" memcheck "$cvm" golden verify golden --backend cuda &

@@ -11,6 +11,15 @@
 #define CVM_HD inline  // host compiler: the CUDA qualifiers vanish
 #endif
 
+// Unrolls a loop of compile-time trip count in device code, so that the arrays it indexes (a
+// warp's fragments and accumulators) stay in registers instead of local memory (ptxas put the
+// 64x64 tile's accumulators on the stack without it). Nothing for a host compiler.
+#if defined(__CUDA_ARCH__)
+#define CVM_UNROLL _Pragma("unroll")
+#else
+#define CVM_UNROLL
+#endif
+
 namespace cvm::cuda {
 
 inline constexpr int kMaxDims = 6;

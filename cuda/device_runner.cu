@@ -50,6 +50,56 @@ __global__ void step_kernel(P p, Views v, StepOutputs o, int64_t n) {
   for (int64_t i = first_item(); i < n; i += item_stride()) step_item(p, v, o, i);
 }
 
+// The tiled GEMM: one CTA per tile (grid-stride over tiles beyond the grid), the K slices
+// staged as int8 in shared memory, one mma.sync per (mi, ni) per mma depth. Every step but the
+// mma itself is a cuda/gemm_device.h function that cuda-host runs too (cuda/gemm_host.cc).
+template <class T>
+__global__ void __launch_bounds__(T::kThreads) gemm_kernel(GemmParams p, Views v, int32_t* out) {
+  __shared__ __align__(16) int8_t sa[T::kBM * T::kBK];
+  __shared__ __align__(16) int8_t sb[T::kBN * T::kBK];
+  const int32_t tid = static_cast<int32_t>(threadIdx.x);
+  const int32_t warp = tid / kWarp, lane = tid % kWarp;
+  const int64_t tiles = tile_count<T>(p);
+  for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const TileCoord t = tile_coord<T>(p, tile);
+    WarpAcc<T> acc = {};
+    for (int64_t k0 = 0; k0 < p.depth; k0 += T::kBK) {
+      stage_slice<T>(p, v, t, k0, tid, sa, sb);
+      __syncthreads();  // the slice is staged before any warp reads it
+      CVM_UNROLL
+      for (int32_t ks = 0; ks < T::kKs; ++ks) {
+        FragA a[T::kMi];
+        FragB b[T::kNi];
+        load_frags<T>(p, sa, sb, warp, lane, ks, a, b);
+        CVM_UNROLL
+        for (int32_t mi = 0; mi < T::kMi; ++mi) {
+          CVM_UNROLL
+          for (int32_t ni = 0; ni < T::kNi; ++ni) mma_sync(acc.f[mi][ni], a[mi], b[ni]);
+        }
+      }
+      __syncthreads();  // every warp has read the slice before the next one overwrites it
+    }
+    store_tile<T>(p, v, out, t, warp, lane, acc);
+  }
+}
+
+// Reports the tile paths of a GEMM launch: the same tile_paths cuda-host reports per tile.
+template <class T>
+void mark_gemm_paths(const GemmParams& p) {
+  uint32_t mask = 0;
+  const int64_t tiles = tile_count<T>(p);
+  for (int64_t tile = 0; tile < tiles; ++tile) mask |= tile_paths<T>(p, tile_coord<T>(p, tile));
+  path::hit_gemm(mask);
+}
+
+template <class T>
+void launch_gemm(const GemmParams& p, const Views& v, int32_t* out) {
+  mark_gemm_paths<T>(p);
+  const int64_t tiles = tile_count<T>(p);
+  const unsigned blocks = static_cast<unsigned>(tiles < (1 << 30) ? tiles : (1 << 30));
+  gemm_kernel<T><<<blocks, T::kThreads>>>(p, v, out);
+}
+
 constexpr int kThreads = 256;
 
 unsigned blocks_for(int64_t n, int threads = kThreads) {
@@ -132,6 +182,15 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
     // A batch item (valid counts, NMS) is a whole batch's sequential scan: small blocks spread
     // the few batches.
     path::hit(step.kind);
+    if (step.kind == StepKind::kGemm) {
+      if (step.gemm.tile == kTileSmall) {
+        launch_gemm<SmallTile>(step.gemm, v, o.out);
+      } else {
+        launch_gemm<WideTile>(step.gemm, v, o.out);
+      }
+      cuda_check(cudaGetLastError(), "kernel launch");
+      continue;
+    }
     const bool batches = step.kind == StepKind::kValidCounts || step.kind == StepKind::kNms;
     const int threads = batches ? 32 : kThreads;
     with_step_params(step, [&](const auto& params) {
@@ -172,6 +231,13 @@ Backend make_device_backend() {
     cudaGetLastError();  // clear the error so later runtime calls start clean
   }
   return backend;
+}
+
+std::vector<Backend> make_device_variants(const Backend& device) {
+  std::vector<Backend> variants;
+  variants.push_back(make_variant(device, "@tile", run_on_device, KernelChoice{true, kTileSmall}));
+  variants.push_back(make_variant(device, "/simple", run_on_device, KernelChoice{false}));
+  return variants;
 }
 
 }  // namespace cvm::cuda

@@ -1,7 +1,9 @@
 // "cuda-host": runs a CUDA plan on the CPU, calling exactly the per-item function the device
 // kernels call (step_item, cuda/step_device.h), one work item after another, in the same order
-// of steps. The host setup (validation, inference, plan) is the CUDA backend's own, so every
-// differential test of this backend checks the CUDA kernels' logic without a GPU.
+// of steps; a tiled GEMM step runs CTA by CTA with mma.sync emulated (cuda/gemm_host.h). The
+// host setup (validation, inference, plan) is the CUDA backend's own, so every differential
+// test of this backend checks the CUDA kernels' logic without a GPU.
+#include "cuda/gemm_host.h"
 #include "cuda/paths.h"
 #include "cuda/plan.h"
 
@@ -27,6 +29,10 @@ std::vector<Tensor> run_on_host(const Plan& plan) {
   for (const Step& step : plan.steps) {
     const Views v = views_of(plan, step);
     path::hit(step.kind);
+    if (step.kind == StepKind::kGemm) {
+      run_gemm_host(step.gemm, v, outputs[static_cast<size_t>(step.output)].i32());
+      continue;
+    }
     StepOutputs o;
     o.out = outputs[static_cast<size_t>(step.output)].i32();
     o.count = outputs[0].i32();
@@ -42,5 +48,17 @@ std::vector<Tensor> run_on_host(const Plan& plan) {
 }  // namespace
 
 Backend make_host_backend() { return make_backend("cuda-host", run_on_host); }
+
+Backend make_host_backend(const std::string& name, const KernelChoice& choice) {
+  return make_backend(name, run_on_host, choice);
+}
+
+std::vector<Backend> make_host_variants() {
+  const Backend base = make_host_backend();
+  std::vector<Backend> variants;
+  variants.push_back(make_variant(base, "@tile", run_on_host, KernelChoice{true, kTileSmall}));
+  variants.push_back(make_variant(base, "/simple", run_on_host, KernelChoice{false}));
+  return variants;
+}
 
 }  // namespace cvm::cuda

@@ -1,5 +1,7 @@
 #include "cuda/paths.h"
 
+#include <algorithm>
+
 namespace cvm::cuda::path {
 namespace {
 
@@ -13,6 +15,51 @@ struct KindPath {
 const KindPath kPaths[] = {CVMCHECK_CUDA_PATHS(CVMCHECK_CUDA_PATH_DEFINE)};
 #undef CVMCHECK_CUDA_PATH_DEFINE
 
+struct GemmPathIndex {
+  uint32_t bit;
+  int index;
+};
+
+#define CVMCHECK_CUDA_GEMM_PATH_DEFINE(bit, id, ops, description) \
+  GemmPathIndex{bit, paths::define(id, ops, description)},
+const GemmPathIndex kGemmPaths[] = {CVMCHECK_CUDA_GEMM_PATHS(CVMCHECK_CUDA_GEMM_PATH_DEFINE)};
+#undef CVMCHECK_CUDA_GEMM_PATH_DEFINE
+static_assert(sizeof kGemmPaths / sizeof kGemmPaths[0] == kGemmPathCount);
+
+// The step kinds a choice never launches: the simple kernels have no GEMM, the tiled ones no
+// per-element conv2d and dense.
+bool launches(const KernelChoice& choice, StepKind kind) {
+  const bool tiled_kind = kind == StepKind::kGemm || kind == StepKind::kDepthwise;
+  const bool simple_kind = kind == StepKind::kConv2d || kind == StepKind::kDense;
+  return choice.tiled ? !simple_kind : !tiled_kind;
+}
+
+PathThreshold threshold(const std::string& name, const std::string& ops_list,
+                        const std::string& quantity, int64_t value, const std::string& what) {
+  PathThreshold t;
+  t.name = name;
+  size_t start = 0;
+  while (start <= ops_list.size()) {
+    const size_t end = std::min(ops_list.find(',', start), ops_list.size());
+    t.ops.push_back(ops_list.substr(start, end - start));
+    start = end + 1;
+  }
+  t.quantity = quantity;
+  t.value = value;
+  t.description = what;
+  return t;
+}
+
+// The tile sides, for the generators to draw on either side of (docs/paths.md).
+template <class T>
+std::vector<PathThreshold> tile_thresholds() {
+  return {threshold("cuda.tile.rows", "dense", "rows", T::kBM, "rows of one CTA tile"),
+          threshold("cuda.tile.units", "dense", "units", T::kBN, "columns of one CTA tile"),
+          threshold("cuda.tile.depth", "dense", "depth", T::kBK, "depth of one K slice"),
+          threshold("cuda.tile.channels", "conv2d", "channels_per_group", T::kBN,
+                    "output channels of one CTA tile")};
+}
+
 }  // namespace
 
 int of(StepKind kind) {
@@ -22,10 +69,20 @@ int of(StepKind kind) {
   return kPaths[0].index;  // unreachable: every kind is listed (a test checks the list)
 }
 
-void declare(Backend& backend) {
-  for (const PathInfo& p : paths::defined()) {
-    if (p.id.rfind("cuda.step.", 0) == 0) backend.paths.push_back(p.id);
+void hit_gemm(uint32_t mask) {
+  for (const GemmPathIndex& p : kGemmPaths) paths::hit_if((mask & p.bit) != 0, p.index);
+}
+
+void declare(Backend& backend, const KernelChoice& choice) {
+  const std::vector<PathInfo> all = paths::defined();
+  const auto id = [&all](int index) { return all[static_cast<size_t>(index)].id; };
+  for (const KindPath& p : kPaths) {
+    if (launches(choice, p.kind)) backend.paths.push_back(id(p.index));
   }
+  if (!choice.tiled) return;
+  for (const GemmPathIndex& p : kGemmPaths) backend.paths.push_back(id(p.index));
+  backend.thresholds =
+      choice.tile == kTileSmall ? tile_thresholds<SmallTile>() : tile_thresholds<WideTile>();
 }
 
 }  // namespace cvm::cuda::path

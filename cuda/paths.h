@@ -1,9 +1,11 @@
 // The CUDA backend's kernel paths, in one place (cvmcheck/paths.h, docs/paths.md): one per
-// step kind, the kernel a plan step launches. Both runners mark the steps they run (host code:
-// cuda-host's loop, the device runner's launch), so cuda and cuda-host report alike.
+// step kind (the kernel a plan step launches) and one per tile path of the tiled GEMM
+// (cuda/gemm_device.h, tile_paths). Both runners mark the paths from host code (cuda-host's
+// loop per tile, the device runner per launch over the same tile_paths), so cuda and cuda-host
+// report alike.
 #pragma once
 
-#include "cuda/step_device.h"
+#include "cuda/plan.h"
 #include "cvmcheck/paths.h"
 #include "cvmcheck/registry.h"
 
@@ -21,13 +23,37 @@ namespace cvm::cuda::path {
   X(kDense, "cuda.step.dense", "dense", "dense, one thread per output element")                 \
   X(kPool, "cuda.step.pool", "max_pool2d,upsampling", "a window kernel, one thread per output") \
   X(kValidCounts, "cuda.step.valid_counts", "get_valid_counts", "one thread per batch")         \
-  X(kNms, "cuda.step.nms", "non_max_suppression", "one thread per batch")
+  X(kNms, "cuda.step.nms", "non_max_suppression", "one thread per batch")                       \
+  X(kGemm, "cuda.step.gemm", "dense,conv2d", "the tiled int8 mma.sync GEMM (implicit for "     \
+    "conv2d)")                                                                                 \
+  X(kDepthwise, "cuda.conv2d.depthwise", "conv2d", "depthwise conv2d (one input channel per "  \
+    "group), one thread per output element")
+
+// X(bit, id, ops, description): the tile paths (GemmPath bits).
+#define CVMCHECK_CUDA_GEMM_PATHS(X)                                                             \
+  X(kPathFullTile, "cuda.gemm.full_tile", "dense,conv2d", "a CTA tile whose rows and columns " \
+    "all exist")                                                                               \
+  X(kPathPartialM, "cuda.gemm.partial_m", "dense,conv2d", "a CTA tile with rows past M "       \
+    "(predicated off)")                                                                        \
+  X(kPathPartialN, "cuda.gemm.partial_n", "dense,conv2d", "a CTA tile with columns past N "    \
+    "(predicated off)")                                                                        \
+  X(kPathKTail, "cuda.gemm.k_tail", "dense,conv2d", "a depth not a multiple of the K slice: "  \
+    "a zero-filled tail")                                                                      \
+  X(kPathKSlices, "cuda.gemm.k_slices", "dense,conv2d", "a depth over one K slice: slices "    \
+    "accumulate")                                                                              \
+  X(kPathBorder, "cuda.gemm.conv_border", "conv2d", "implicit GEMM: a tile's window reaches "  \
+    "into the zero padding (border predicate)")                                                \
+  X(kPathGrouped, "cuda.gemm.conv_groups", "conv2d", "implicit GEMM over groups > 1, one GEMM " \
+    "per group")
 
 // The path index of a step kind.
 int of(StepKind kind);
 // Marks the path of a step about to run.
 inline void hit(StepKind kind) { paths::hit(of(kind)); }
-// Declares the paths on a backend built by make_backend.
-void declare(Backend& backend);
+// Marks the tile paths of a GemmPath mask.
+void hit_gemm(uint32_t mask);
+// Declares the paths a backend with kernel choice `choice` takes (make_backend), and the
+// thresholds of its tile.
+void declare(Backend& backend, const KernelChoice& choice);
 
 }  // namespace cvm::cuda::path

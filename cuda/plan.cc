@@ -63,10 +63,11 @@ const std::map<std::string, Builder>& builders() {
 
 }  // namespace
 
-Plan build_plan(const OpContext& ctx) {
+Plan build_plan(const OpContext& ctx, const KernelChoice& choice) {
   const auto it = builders().find(ctx.op.name);
   check(it != builders().end(), "no CUDA plan for operator ", ctx.op.name);
   Plan plan = it->second(ctx);
+  for (Step& step : plan.steps) retile(step, choice);
   for (const Step& step : plan.steps) check(step.count >= 1, "a plan step has no work items");
   return plan;
 }
@@ -77,14 +78,33 @@ std::vector<std::string> planned_ops() {
   return names;
 }
 
-Backend make_backend(const std::string& name, Runner runner) {
+Backend make_backend(const std::string& name, Runner runner, const KernelChoice& choice) {
   Backend backend;
   backend.name = name;
   for (const std::string& op : planned_ops()) {
-    backend.add(op, [runner](const OpContext& ctx) { return runner(build_plan(ctx)); });
+    backend.add(op, [runner, choice](const OpContext& ctx) {
+      return runner(build_plan(ctx, choice));
+    });
   }
-  path::declare(backend);
+  path::declare(backend, choice);
   return backend;
+}
+
+Backend make_variant(const Backend& base, const std::string& suffix, Runner runner,
+                     const KernelChoice& choice) {
+  Backend variant = make_backend(base.name + suffix, runner, choice);
+  variant.variant_of = base.name;
+  variant.available = base.available;
+  // The base's reason up to its detail ("no CUDA device", "not built"), naming the base for the
+  // rest: the summary prints one line per skipped backend, and the runtime's full message on
+  // each variant's line made those lines overflow 100 columns.
+  if (!base.available) {
+    variant.unavailable_reason = base.unavailable_reason.substr(
+                                     0, base.unavailable_reason.find(':')) +
+                                 " (as " + base.name + ")";
+  }
+  variant.fork_safe = base.fork_safe;
+  return variant;
 }
 
 }  // namespace cvm::cuda

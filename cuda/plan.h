@@ -23,12 +23,22 @@ struct Plan {
   int64_t scratch_elements = 0;  // int32 scratch for the steps that need it (NMS)
 };
 
+// Which conv2d and dense kernels a backend's plans take (the other operators have one kernel).
+struct KernelChoice {
+  bool tiled = true;         // false: one thread per output element (cuda/simple)
+  int32_t tile = kTileWide;  // TileId of the tiled GEMM
+  int32_t planted = kNoFault;  // tests only (tests/cuda/gemm_planted_test.cc)
+};
+
 // Executes a plan; returns the outputs (int32, with the specs' shapes and precisions).
 using Runner = std::vector<Tensor> (*)(const Plan&);
 
 // Builds the plan of one call (LogicError for an invalid call). Unknown operator names are a
 // RuntimeError (the backend registers only the operators it plans).
-Plan build_plan(const OpContext& ctx);
+Plan build_plan(const OpContext& ctx, const KernelChoice& choice = {});
+// Replaces a one-thread-per-element conv2d or dense step by the tiled GEMM step (or the
+// depthwise step) of `choice` (cuda/plan_gemm.cc); other steps stay.
+void retile(Step& step, const KernelChoice& choice);
 // Canonical names of every operator build_plan handles.
 std::vector<std::string> planned_ops();
 
@@ -44,12 +54,22 @@ std::vector<int64_t> strides_of(const Shape& shape);
 // A plan with every input of ctx, one validated output and no steps yet.
 Plan single_output_plan(const OpContext& ctx, const infer::OutputSpec& spec);
 
-// The backend whose kernels build a plan and run it with `runner`.
-Backend make_backend(const std::string& name, Runner runner);
-// "cuda-host": the per-element functions in a CPU loop (every build).
+// The backend whose kernels build a plan of `choice` and run it with `runner`.
+Backend make_backend(const std::string& name, Runner runner, const KernelChoice& choice = {});
+// "cuda-host": the device kernels' functions on the CPU (every build), mma.sync emulated.
 Backend make_host_backend();
+// Its variants (variant_of "cuda-host"): "cuda-host@tile" (the small tile, so small calls take
+// every tile path) and "cuda-host/simple" (the one-thread-per-element kernels).
+std::vector<Backend> make_host_variants();
+// A CPU backend of any kernel choice (tests: planted faults).
+Backend make_host_backend(const std::string& name, const KernelChoice& choice);
 // "cuda": the device kernels; unavailable (with the reason) without a device or without nvcc.
 Backend make_device_backend();
+// Its variants "cuda@tile" and "cuda/simple" (the baseline of the speed table), alike.
+std::vector<Backend> make_device_variants(const Backend& device);
+// The variant of `base` with `choice` (name: base + suffix); availability as base's.
+Backend make_variant(const Backend& base, const std::string& suffix, Runner runner,
+                     const KernelChoice& choice);
 
 // Kernel timing for the benchmark (bench/cuda): when on, each call on the device records CUDA
 // events around its launches, and last_kernel_ms() gives the device time of the last call's

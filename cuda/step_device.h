@@ -12,17 +12,22 @@
 #pragma once
 
 #include "cuda/gather_device.h"
+#include "cuda/gemm_device.h"
 #include "cuda/map_device.h"
 #include "cuda/nn_device.h"
 #include "cuda/vision_device.h"
 
 namespace cvm::cuda {
 
-enum class StepKind { kMap, kGather, kTake, kReduce, kConv2d, kDense, kPool, kValidCounts, kNms };
+// kConv2d and kDense are the one-thread-per-element kernels (cuda/simple); kGemm is the tiled
+// tensor-core GEMM of dense and conv2d, kDepthwise depthwise conv2d's own kernel.
+enum class StepKind {
+  kMap, kGather, kTake, kReduce, kConv2d, kDense, kPool, kValidCounts, kNms, kGemm, kDepthwise
+};
 
 struct Step {
   StepKind kind = StepKind::kMap;
-  int64_t count = 0;            // work items: output elements, gather items, or batches
+  int64_t count = 0;  // work items: output elements, gather items, batches, or GEMM tiles
   int input[3] = {-1, -1, -1};  // indices into Plan::inputs, -1 when unused
   int output = 0;               // the output written (kValidCounts writes outputs 0 and 1)
   MapParams map;
@@ -34,6 +39,8 @@ struct Step {
   PoolParams pool;
   ValidCountsParams valid_counts;
   NmsParams nms;
+  GemmParams gemm;
+  DepthwiseParams depthwise;
 };
 
 // Where a step writes (host or device pointers, as the runner has them).
@@ -74,9 +81,13 @@ CVM_HD void step_item(const ValidCountsParams& p, const Views& v, const StepOutp
 CVM_HD void step_item(const NmsParams& p, const Views& v, const StepOutputs& o, int64_t i) {
   nms_batch(p, v, o.out, o.scratch, i);
 }
+CVM_HD void step_item(const DepthwiseParams& p, const Views& v, const StepOutputs& o, int64_t i) {
+  o.out[i] = depthwise_element(p, v, i);
+}
 
 // Calls f(the parameters of step's kind) (host code: the loop of cuda-host, the launch of the
-// device kernel).
+// device kernel). Not for kGemm, whose work items are CTA tiles, not threads: the runners
+// launch it themselves (cuda/gemm_host.cc, the device runner).
 template <typename F>
 void with_step_params(const Step& step, F&& f) {
   switch (step.kind) {
@@ -89,6 +100,8 @@ void with_step_params(const Step& step, F&& f) {
     case StepKind::kPool: return f(step.pool);
     case StepKind::kValidCounts: return f(step.valid_counts);
     case StepKind::kNms: return f(step.nms);
+    case StepKind::kDepthwise: return f(step.depthwise);
+    case StepKind::kGemm: return;
   }
 }
 

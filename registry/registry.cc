@@ -39,8 +39,12 @@ Registry& registry() {
     std::vector<Backend> variants = opt::make_variant_backends(optimized);  // every CPU path
     add_built_in(std::move(optimized));
     for (Backend& variant : variants) add_built_in(std::move(variant));
-    add_built_in(cuda::make_host_backend());    // the CUDA kernels' logic on the CPU, always
-    add_built_in(cuda::make_device_backend());  // unavailable (with why) without a GPU
+    add_built_in(cuda::make_host_backend());  // the CUDA kernels' logic on the CPU, always
+    for (Backend& variant : cuda::make_host_variants()) add_built_in(std::move(variant));
+    Backend device = cuda::make_device_backend();  // unavailable (with why) without a GPU
+    std::vector<Backend> device_variants = cuda::make_device_variants(device);
+    add_built_in(std::move(device));
+    for (Backend& variant : device_variants) add_built_in(std::move(variant));
     add_planted_from_env(r);  // test-only backends, opt-in
     // Call descriptors record the thread count of the backends that take it from the process:
     // optimized and its ISA variants (optimized@3's name fixes its own).

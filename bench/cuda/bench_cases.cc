@@ -52,9 +52,27 @@ void add_nn(std::vector<BenchCase>& cases) {
                      {i8({c.n, c.c, c.h, c.w}), i8({c.k, c.c, 3, 3})},
                      {c.n * c.h * c.w, c.k, c.c * 9}});
   }
+  // The shapes the tiled GEMM's paths care about: a 1x1 conv (K = C, no border), a stem with 3
+  // input channels (K = 147, not a multiple of 16 or of the 64-deep K slice) and stride 2, and
+  // a depthwise conv (its own kernel; its GEMM peer does the same multiply-adds, m x channels x
+  // 9, as one dense GEMM, which is the most a GEMM library offers it).
+  cases.push_back({"conv2d 8x256x28x28 k256 1x1", "conv2d",
+                   R"J({"channels": "256", "kernel_size": "(1, 1)", "use_bias": "false"})J",
+                   {i8({8, 256, 28, 28}), i8({256, 256, 1, 1})},
+                   {8 * 28 * 28, 256, 256}});
+  cases.push_back({"conv2d 1x3x224x224 k64 7x7/2", "conv2d",
+                   R"J({"channels": "64", "kernel_size": "(7, 7)", "strides": "(2, 2)",
+                        "padding": "(3, 3)", "use_bias": "false"})J",
+                   {i8({1, 3, 224, 224}), i8({64, 3, 7, 7})},
+                   {112 * 112, 64, 3 * 49}});
+  cases.push_back({"conv2d 1x128x56x56 depthwise 3x3", "conv2d",
+                   R"J({"channels": "128", "kernel_size": "(3, 3)", "padding": "(1, 1)",
+                        "groups": "128", "use_bias": "false"})J",
+                   {i8({1, 128, 56, 56}), i8({128, 1, 3, 3})},
+                   {56 * 56, 128, 9}});
   const struct {
     int64_t m, k, units;
-  } denses[] = {{64, 1024, 1024}, {256, 4096, 4096}};
+  } denses[] = {{1, 4096, 4096}, {64, 1024, 1024}, {256, 4096, 4096}};
   for (const auto& d : denses) {
     cases.push_back({"dense " + std::to_string(d.m) + "x" + std::to_string(d.k) + " units " +
                          std::to_string(d.units),

@@ -7,7 +7,9 @@
 //   copy       : a device-to-device cudaMemcpy moving the same bytes (the call's inputs read
 //                once plus its outputs written once), so kernels / copy is how far a
 //                memory-bound kernel is from the bandwidth floor;
-//   GEMM       : for conv2d and dense, cuBLASLt's int8 GEMM of the same arithmetic.
+//   GEMM       : for conv2d and dense, cuBLASLt's int8 GEMM of the same arithmetic;
+//   simple     : for conv2d and dense, the kernels of cuda/simple (one thread per output
+//                element, the baseline the tiled GEMM replaced).
 // Medians of --reps runs after one warm-up. --json=PATH writes every figure.
 // --check=BACKEND runs each call once on a CPU backend instead (no device needed): every call
 // of the table must be valid.
@@ -69,6 +71,18 @@ int check_cases(const std::vector<BenchCase>& cases, const Options& o) {
   return failures == 0 ? 0 : 1;
 }
 
+// Median kernel time of the call on `backend` (after one warm-up).
+double kernel_ms_on(const std::string& backend, const BenchCase& c, int reps) {
+  const nlohmann::json attrs = nlohmann::json::parse(c.attrs);
+  run_op(registry(), backend, c.op, attrs, c.inputs);
+  std::vector<double> kernels;
+  for (int r = 0; r < reps; ++r) {
+    run_op(registry(), backend, c.op, attrs, c.inputs);
+    kernels.push_back(cuda::last_kernel_ms());
+  }
+  return median(kernels);
+}
+
 nlohmann::json time_case(const BenchCase& c, int reps) {
   const nlohmann::json attrs = nlohmann::json::parse(c.attrs);
   std::vector<Tensor> out = run_op(registry(), "cuda", c.op, attrs, c.inputs);  // warm-up
@@ -91,6 +105,8 @@ nlohmann::json time_case(const BenchCase& c, int reps) {
                       {"kernel_over_copy", kernel_ms / copy_ms},
                       {"kernel_gb_per_s", static_cast<double>(bytes) / (kernel_ms * 1e6)}};
   if (c.gemm.m > 0) {
+    j["simple_kernel_ms"] = kernel_ms_on("cuda/simple", c, reps);
+    j["kernel_over_simple"] = kernel_ms / j["simple_kernel_ms"].get<double>();
     std::string why;
     const double gemm_ms = cublaslt_int8_gemm_ms(c.gemm.m, c.gemm.n, c.gemm.k, reps, &why);
     j["gemm"] = {{"m", c.gemm.m}, {"n", c.gemm.n}, {"k", c.gemm.k}};
@@ -114,6 +130,10 @@ void print_row(const nlohmann::json& j) {
                 j["kernel_over_gemm"].get<double>());
   } else if (j.contains("gemm_unavailable")) {
     std::printf("   GEMM: %s", j["gemm_unavailable"].get<std::string>().c_str());
+  }
+  if (j.contains("simple_kernel_ms")) {
+    std::printf("   simple %8.3f ms (kernels x%.2f)", j["simple_kernel_ms"].get<double>(),
+                j["kernel_over_simple"].get<double>());
   }
   std::printf("\n");
 }

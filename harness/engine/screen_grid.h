@@ -1,7 +1,7 @@
 // A table for a terminal that fits a screen: one row per name (an operator, an MRT identity),
 // a count column, and one numbered column per backend whose names a legend above gives, each
-// cell a short text ("ok", "skip", "x3"). Lines stay within 100 columns for any number of
-// backends the legend can wrap.
+// cell a short text ("ok", "skip", "x3"). Lines stay within 100 columns: beyond eight backends
+// the columns narrow to the texts they hold (twelve fit, at six columns a cell).
 #pragma once
 
 #include <string>

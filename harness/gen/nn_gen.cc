@@ -146,8 +146,9 @@ nn_gen::ConvDraw nn_gen::draw_conv() {
       d.channels = d.in_channels;
   }
   // Now and then output channels per group on either side of a panel height (full and partial
-  // panels, several panels per task).
-  if (const auto per_group = gen::aimed("conv2d", "channels_per_group", 1, 40)) {
+  // panels, several panels per task) or of a CUDA GEMM tile's width (64: the cap lets a conv
+  // fill one, the only conv2d call that takes cuda-host's full-tile path).
+  if (const auto per_group = gen::aimed("conv2d", "channels_per_group", 1, 72)) {
     d.channels = d.groups * *per_group;
   }
   d.h = draw_conv_axis();

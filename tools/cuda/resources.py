@@ -99,7 +99,11 @@ def parse(lines):
 
 
 def short_name(demangled):
-    """step_kernel<cvm::cuda::MapParams> -> MapParams: the step kind is the template argument."""
+    """step_kernel<cvm::cuda::MapParams> -> MapParams: the step kind is the template argument;
+    gemm_kernel<cvm::cuda::TileShape<2, 2, 2, 4, 2> > -> GemmTile<2,2,2,4,2>: the tile shape."""
+    m = re.search(r"gemm_kernel<(?:cvm::cuda::)?TileShape<([0-9, ]+)>", demangled)
+    if m:
+        return "GemmTile<" + m.group(1).replace(" ", "") + ">"
     m = re.search(r"<(?:cvm::cuda::)?([A-Za-z_0-9:]+)>", demangled)
     return m.group(1) if m else demangled.split("(")[0]
 
@@ -133,7 +137,7 @@ def main():
         print("FAILED: ptxas reported no kernel")
         return 1
     names = demangle(list(kernels))
-    rows = sorted((short_name(names[m]), k) for m, k in kernels.items())
+    rows = sorted(((short_name(names[m]), k) for m, k in kernels.items()), key=lambda r: r[0])
     arch = sorted(set(re.findall(r"for '(sm_\d+a?)'", "\n".join(lines))))
     header = ["kernel", "registers", "shared B", "constant B", "stack B", "spill stores B",
               "spill loads B"]

@@ -21,6 +21,9 @@ FILE_PATHS = {
     "optimized/nn_generic.h": ["conv2d.direct", "dense.direct"],
     "optimized/nn_gemm.h": ["conv2d.gemm.vnni", "dense.gemm.vnni"],
     "infer/common.cc": ["infer.value_check.threaded"],
+    "cuda/gemm_device.h": ["cuda.step.gemm", "cuda.conv2d.depthwise"],
+    "cuda/mma_device.h": ["cuda.step.gemm"],
+    "cuda/gemm_host.cc": ["cuda.step.gemm"],
 }
 DEVICE_ONLY = ("cuda/device_runner.cu", "cuda/no_device.cc")
 
