@@ -1,6 +1,7 @@
 #include "cuda/plan.h"
 
 #include <map>
+#include <set>
 #include <string_view>
 
 #include "cuda/paths.h"
@@ -94,6 +95,25 @@ Backend make_variant(const Backend& base, const std::string& suffix, Runner runn
                      const KernelChoice& choice) {
   Backend variant = make_backend(base.name + suffix, runner, choice);
   variant.variant_of = base.name;
+  // A kernel choice changes only the GEMM operators' plans: the variant runs and declares those
+  // alone, so that other operators' calls do not run the base's kernels once more per variant.
+  static const std::set<std::string> kGemmOps = {"conv2d", "dense"};
+  for (auto it = variant.kernels.begin(); it != variant.kernels.end();) {
+    it = kGemmOps.count(it->first) != 0 ? std::next(it) : variant.kernels.erase(it);
+  }
+  variant.declared_ops = kGemmOps;
+  std::vector<std::string> gemm_paths;
+  for (const std::string& id : variant.paths) {
+    const PathInfo* info = paths::find(id);
+    if (info == nullptr) continue;
+    for (const std::string& op : info->ops) {
+      if (kGemmOps.count(op) != 0) {
+        gemm_paths.push_back(id);
+        break;
+      }
+    }
+  }
+  variant.paths = std::move(gemm_paths);
   variant.available = base.available;
   // The base's reason up to its detail ("no CUDA device", "not built"), naming the base for the
   // rest: the summary prints one line per skipped backend, and the runtime's full message on

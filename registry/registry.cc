@@ -13,8 +13,10 @@
 namespace cvm {
 namespace {
 
-// A built-in backend declares every listed operator but its exemptions (Backend::declared_ops).
+// A built-in backend declares every listed operator but its exemptions (Backend::declared_ops),
+// unless it declared its own (cuda's kernel-choice variants: the GEMM operators).
 void declare_listed_ops(Backend& backend) {
+  if (!backend.declared_ops.empty()) return;  // its own list: a variant of one kernel choice
   const std::string& base = backend.variant_of.empty() ? backend.name : backend.variant_of;
   for (const ListedOp& op : kOperatorList) {
     bool exempt = false;
@@ -46,10 +48,10 @@ Registry& registry() {
     add_built_in(std::move(device));
     for (Backend& variant : device_variants) add_built_in(std::move(variant));
     add_planted_from_env(r);  // test-only backends, opt-in
-    // Call descriptors record the thread count of the backends that take it from the process:
-    // optimized and its ISA variants (optimized@3's name fixes its own).
+    // Call descriptors record the thread count of the backend that takes it from the process:
+    // optimized (its variants fix their own: a team of two, optimized@3's three).
     set_backend_threads_query([](const std::string& backend) {
-      return backend == "optimized" || backend.rfind("optimized/", 0) == 0 ? opt::threads() : 0;
+      return backend == "optimized" ? opt::threads() : 0;
     });
     return r;
   }();
