@@ -8,6 +8,8 @@
 #include "cvmcheck/paths.h"
 #include "harness/campaign/campaign.h"
 #include "harness/campaign/campaign_paths.h"
+#include "optimized/kernels.h"
+#include "optimized/paths.h"
 #include "registry/registry.h"
 
 namespace cvm {
@@ -69,6 +71,24 @@ TEST(KernelPaths, AnotherIsasPathNamesTheVariantThatTakesIt) {
     if (variant->available) EXPECT_EQ(variant->unreachable_paths.count(id), 0u) << id << ": " << why;
   }
   EXPECT_GT(isa_reasons, 0) << "every ISA's paths reachable by the CPUID pick alone?";
+}
+
+// A process on one thread (CVMCHECK_THREADS=1, a one-CPU machine) cannot take the team paths:
+// the default backend declares them unreachable there, or every campaign would fail on them.
+TEST(KernelPaths, OneThreadMakesTheTeamPathsUnreachable) {
+  const int saved = opt::threads();
+  opt::set_threads(1);
+  Backend one;
+  opt::path::declare(one, -1, false);
+  opt::set_threads(2);
+  Backend two;
+  opt::path::declare(two, -1, false);
+  opt::set_threads(saved);
+  for (const char* team : {"threads.team", "infer.value_check.threaded"}) {
+    ASSERT_EQ(one.unreachable_paths.count(team), 1u) << team;
+    EXPECT_NE(one.unreachable_paths.at(team).find("one thread"), std::string::npos) << team;
+    EXPECT_EQ(two.unreachable_paths.count(team), 0u) << team;
+  }
 }
 
 TEST(KernelPaths, ACallReportsItsPathsAndOnlyItsOwn) {

@@ -117,6 +117,9 @@ def parse_args(argv):
                    "(a survivor since reviewed as equivalent becomes equivalent, its verdict "
                    "kept as `was`) and rewrite random.json and random.md")
     p.add_argument("--unit-budget", type=float, default=modes.DEFAULT_BUDGETS["unit"])
+    p.add_argument("--rejudge", nargs="+", metavar="ID",
+                   help="run only these drawn mutants again; the others' verdicts stay as the "
+                   "JSON report has them (after a change of the judge itself)")
     p.add_argument("--build-timeout", type=int, default=900)
     p.add_argument("--jobs", type=int, default=2, help="build jobs (default %(default)s)")
     p.add_argument("--sanitize", action="store_true",
@@ -140,17 +143,21 @@ class Judge:
         self.seed = args.seed
         self.baseline_paths = {}  # the unmutated campaign's paths: campaign.json's "paths"
 
-    def campaign(self, build="build"):
-        """(verdict, seconds, calls, tail); verdict: survived, mismatch, crash or timeout.
-        The run's paths are kept in self.last_paths."""
+    def campaign(self, build="build", seconds=None, allow_unreached=False):
+        """(verdict, seconds, calls, tail); verdict: survived, mismatch, unreached (its only
+        failure: a declared path no call reached), crash or timeout. The run's paths are kept
+        in self.last_paths."""
         report = tempfile.mkdtemp(prefix="campaign-", dir=self.args.out)
+        seconds = seconds or self.args.seconds
         cmd = [os.path.join(self.tree, build, "bin", "cvmcheck"), "campaign",
-               "--seconds", str(self.args.seconds), "--seed", str(self.seed),
+               "--seconds", str(seconds), "--seed", str(self.seed),
                "--report", report, "--max-repros", "0", "--shrink-seconds", "0", "--quiet"]
+        if allow_unreached:
+            cmd.append("--allow-unreached-paths")
         start = time.monotonic()
         try:
             proc = subprocess.run(cmd, cwd=self.harness.cwd, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, timeout=2 * self.args.seconds + 60,
+                                  stderr=subprocess.STDOUT, timeout=2 * seconds + 60,
                                   start_new_session=True)
             rc, out = proc.returncode, proc.stdout.decode(errors="replace")
         except subprocess.TimeoutExpired as e:
@@ -158,10 +165,21 @@ class Judge:
         seconds = time.monotonic() - start
         calls = _calls(report)
         self.last_paths = _paths(report)
+        only_unreached = rc == 1 and _only_unreached(report)
         shutil.rmtree(report, ignore_errors=True)
         verdict = ("timeout" if rc is None else "survived" if rc == 0 else
-                   "mismatch" if rc == 1 else "crash")
-        return verdict, seconds, calls, _tail(out, rc)
+                   "unreached" if only_unreached else "mismatch" if rc == 1 else "crash")
+        return verdict, time.monotonic() - start, calls, _tail(out, rc)
+
+    def judged_campaign(self):
+        """The campaign's verdict on a mutant. A run whose only failure is a path no call
+        reached runs again for twice the time: a rare path missed by chance (a loaded machine
+        makes fewer calls) is not the mutant's doing; one the mutant took away stays unreached."""
+        verdict, seconds, calls, tail = self.campaign()
+        if verdict != "unreached":
+            return verdict, seconds, calls, tail
+        again, more, calls, tail = self.campaign(seconds=2 * self.args.seconds)
+        return ("unreached" if again == "unreached" else again), seconds + more, calls, tail
 
     def run(self, mutant):
         """The result dict of one mutant (random_report.py reads it)."""
@@ -174,7 +192,7 @@ class Judge:
             if not built:
                 result["status"] = "build-failed"
                 return result
-            verdict, seconds, calls, tail = self.campaign()
+            verdict, seconds, calls, tail = self.judged_campaign()
             result.update(campaign=verdict, campaign_seconds=round(seconds, 1),
                           campaign_calls=calls, tail=tail)
             if verdict != "survived":
@@ -212,7 +230,8 @@ class Judge:
         if not self.sanitized.build(timeout=self.args.build_timeout):
             result["sanitizer"] = "build-failed"
             return False
-        verdict, seconds, calls, tail = self.campaign(build="build-asan")
+        # Its errors, not its coverage: the slower build reaches fewer paths in the same time.
+        verdict, seconds, calls, tail = self.campaign(build="build-asan", allow_unreached=True)
         result.update(sanitizer=verdict, sanitizer_seconds=round(seconds, 1))
         if verdict == "survived":
             return False
@@ -229,6 +248,18 @@ def _paths(report):
         return {}
 
 
+def _only_unreached(report):
+    """True when a failed campaign's one failure was a declared path that no call reached."""
+    try:
+        with open(os.path.join(report, "campaign.json")) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return False
+    missing = any(b.get("not_reached") for b in data.get("paths", {}).values())
+    return (missing and data.get("mismatching_calls", 0) == 0 and not data.get("nothing_compared")
+            and not data.get("declared_not_compared") and not data.get("unexpected_passes"))
+
+
 def _calls(report):
     try:
         with open(os.path.join(report, "campaign.json")) as f:
@@ -241,7 +272,7 @@ def _calls(report):
 def _tail(out, rc):
     lines = [l for l in out.splitlines() if l.strip()]
     keep = [l for l in lines if "mismatch" in l.lower() or "finding" in l.lower()
-            or "nothing compared" in l or "error" in l.lower()]
+            or "nothing compared" in l or "error" in l.lower() or "reached" in l]
     text = "\n".join((keep or lines)[-8:])
     return (f"exit {rc}\n" if rc not in (0, 1) else "") + text[-1200:]
 
@@ -284,7 +315,7 @@ def run(args, everything, chosen, equivalent):
     os.makedirs(args.out, exist_ok=True)
     tree = os.path.join(args.out, "tree")
     json_path = os.path.join(args.out, "random.json")
-    previous = _load_previous(json_path) if args.skip else {}
+    previous = _load_previous(json_path) if args.skip or args.rejudge else {}
     wall = time.monotonic()
     print(f"random mutants: seed {args.seed}, n {len(chosen)}, {args.seconds:g} s campaign each, "
           f"pool {len(everything)} sites over {len({m.kind for m in everything})} rules",
@@ -306,7 +337,8 @@ def run(args, everything, chosen, equivalent):
             "commit": _commit(), "wall_seconds": 0}
     results = []
     for i, m in enumerate(chosen, 1):
-        if i <= args.skip and m.id in previous:
+        kept = i <= args.skip or (args.rejudge and m.id not in args.rejudge)
+        if kept and m.id in previous:
             results.append(previous[m.id])
             continue
         if m.id in equivalent:

@@ -2,7 +2,8 @@
 (random_mutants.py).
 
 Statuses: killed-campaign (the campaign exited 1 on a mismatch or a backend with nothing
-compared, or crashed or hung: `campaign` says which), killed-tests (the campaign passed, the
+compared, or crashed or hung, or left a declared path unreached in its time and again in twice
+that time, `unreached`: `campaign` says which), killed-tests (the campaign passed, the
 operator's unit tests failed), survived, build-failed, equivalent (tools/mutate/equivalent.txt),
 no-isa (code only an ISA this CPU lacks runs: not judged here), killed-sanitizer (with
 --sanitize: the release campaign passed, the ASan+UBSan build's campaign of the same seed failed:
