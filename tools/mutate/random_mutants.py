@@ -240,31 +240,30 @@ class Judge:
         return True
 
 
-def _paths(report):
+def _campaign_json(report):
+    """The campaign's campaign.json in `report`, or None when it wrote none."""
     try:
         with open(os.path.join(report, "campaign.json")) as f:
-            return json.load(f).get("paths", {})
+            return json.load(f)
     except (OSError, ValueError):
-        return {}
+        return None
+
+
+def _paths(report):
+    return (_campaign_json(report) or {}).get("paths", {})
 
 
 def _only_unreached(report):
     """True when a failed campaign's one failure was a declared path that no call reached."""
-    try:
-        with open(os.path.join(report, "campaign.json")) as f:
-            data = json.load(f)
-    except (OSError, ValueError):
-        return False
+    data = _campaign_json(report) or {}
     missing = any(b.get("not_reached") for b in data.get("paths", {}).values())
     return (missing and data.get("mismatching_calls", 0) == 0 and not data.get("nothing_compared")
             and not data.get("declared_not_compared") and not data.get("unexpected_passes"))
 
 
 def _calls(report):
-    try:
-        with open(os.path.join(report, "campaign.json")) as f:
-            data = json.load(f)
-    except (OSError, ValueError):
+    data = _campaign_json(report)
+    if data is None:
         return None
     return data.get("calls", data.get("run", {}).get("calls"))
 
