@@ -38,6 +38,8 @@ void set_path_thresholds(const std::vector<PathThreshold>& thresholds) { current
 
 const std::vector<PathThreshold>& path_thresholds() { return current(); }
 
+bool aiming() { return !path_thresholds().empty(); }
+
 ScopedPathThresholds::ScopedPathThresholds(const std::vector<PathThreshold>& thresholds)
     : saved_(current()) {
   current() = thresholds;

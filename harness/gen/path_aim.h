@@ -32,6 +32,11 @@ class ScopedPathThresholds {
   std::vector<PathThreshold> saved_;
 };
 
+// True while a campaign aims (thresholds set): a generator may then add draws of its own (a
+// value at a limit) that the fixed draws of golden, the properties and the fuzz targets never
+// make, so their bytes stay as they are.
+bool aiming();
+
 // Operators whose draws aim more often (1 in `share`): the campaign's feedback for paths with
 // few calls so far. Empty: every operator at the generator's own share.
 void set_aim_shares(const std::map<std::string, int>& shares);

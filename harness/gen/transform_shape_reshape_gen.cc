@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "harness/gen/generators.h"
+#include "harness/gen/path_aim.h"
 
 namespace cvm {
 namespace {
@@ -266,13 +267,17 @@ OpGenerators transform_shape_reshape_generators() {
   });
   broken_split(g, "split_both_inferred", [](int64_t) { return std::vector<int64_t>{-4, -1, -1}; });
   broken_split(g, "split_not_dividing", [](int64_t d) {
+    if (gen::aiming() && *rc::gen::inRange(0, 4) == 0) {
+      // 2^24, the top of a part's range, is a part: it fails only here (a range check that
+      // excluded it would name the wrong rule). Campaign draws only: golden keeps its bytes.
+      return *rc::gen::elementOf(
+          std::vector<std::vector<int64_t>>{{-4, kMaxDim, -1}, {-4, -1, kMaxDim}});
+    }
     const int64_t a = *rc::gen::inRange<int64_t>(1, 65);
     int64_t b = *rc::gen::inRange<int64_t>(1, 65);
     if (a * b == d) ++b;
-    // 2^24, the top of a part's range, is a part: it fails only here (a range check that
-    // excluded it would name the wrong rule).
-    return *rc::gen::elementOf(std::vector<std::vector<int64_t>>{
-        {-4, a, b}, {-4, d + 1, -1}, {-4, -1, d + 1}, {-4, kMaxDim, -1}, {-4, -1, kMaxDim}});
+    return *rc::gen::elementOf(
+        std::vector<std::vector<int64_t>>{{-4, a, b}, {-4, d + 1, -1}, {-4, -1, d + 1}});
   });
   return g;
 }
