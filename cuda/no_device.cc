@@ -20,17 +20,20 @@ Backend unbuilt(const std::string& name) {
   return backend;
 }
 
+std::vector<Tensor> not_built(const Plan&) {
+  fail_runtime("the cuda backend is not built into this binary");
+}
+
 }  // namespace
 
 Backend make_device_backend() { return unbuilt("cuda"); }
 
+// Through make_variant, as in a build with the device runner: the same operators declared
+// (conv2d and dense), unavailable as the base is.
 std::vector<Backend> make_device_variants(const Backend& device) {
-  std::vector<Backend> variants = {unbuilt(device.name + "@tile"),
-                                   unbuilt(device.name + "/simple")};
-  for (Backend& v : variants) {
-    v.variant_of = device.name;
-    v.unavailable_reason = "not built (as " + device.name + ")";  // as make_variant shortens it
-  }
+  std::vector<Backend> variants;
+  variants.push_back(make_variant(device, "@tile", not_built, KernelChoice{true, kTileSmall}));
+  variants.push_back(make_variant(device, "/simple", not_built, KernelChoice{false}));
   return variants;
 }
 
