@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "harness/gen/nn_gen_common.h"
+#include "harness/gen/path_aim.h"
 
 namespace cvm {
 namespace {
@@ -198,6 +199,19 @@ ConvAxis conv_axis_not_fitting() {
   return a;
 }
 
+// The axis made a kernel whose dilated span passes 2^31 (dilation 4095, a kernel of about 2^19
+// taps, one channel): the span must be computed in 64 bits to see that it does not fit. The
+// other axis gets a kernel of 1, which keeps W near 2^19 elements. Two in three draws of the
+// rule while a campaign aims: the rule is one of conv2d's 60.
+void conv_span_past_int32(ConvDraw& d, bool on_h) {
+  ConvAxis& axis = on_h ? d.h : d.w;
+  ConvAxis& other = on_h ? d.w : d.h;
+  d.batch = d.in_channels = d.channels = d.groups = 1;
+  other.kernel = other.dilation = 1;
+  axis.dilation = kTopAttr;
+  axis.kernel = (int64_t{1} << 31) / kTopAttr + *rc::gen::inRange<int64_t>(2, 6);
+}
+
 OpGenerators conv2d_generators() {
   OpGenerators g;
   g.valid = rc::gen::exec(conv_valid);
@@ -267,7 +281,9 @@ OpGenerators conv2d_generators() {
   });
   out.push_back(rule("kernel_exceeds_padded_input", [] {
     ConvDraw d = draw_conv();
-    (coin() ? d.h : d.w) = conv_axis_not_fitting();
+    const bool on_h = coin();
+    (on_h ? d.h : d.w) = conv_axis_not_fitting();
+    if (gen::aiming() && *rc::gen::inRange(0, 3) != 0) conv_span_past_int32(d, on_h);
     return conv_call(d);
   }));
   const std::vector<std::pair<std::string, std::vector<std::string>>> strings = {

@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
+#include <numeric>
+#include <utility>
 
 #include "harness/gen/generators.h"
+#include "harness/gen/path_aim.h"
 
 namespace cvm {
 namespace {
@@ -237,9 +241,52 @@ rc::Gen<std::string> int_text_except(int64_t accepted) {
       [accepted](int64_t v) { return std::to_string(v == accepted ? v + 3 : v); });
 }
 
+// x^-1 modulo m (gcd(x, m) = 1, m > 1), in [1, m).
+int64_t inverse_mod(int64_t x, int64_t m) {
+  int64_t r0 = m, r1 = x % m, t0 = 0, t1 = 1;
+  while (r1 != 0) {
+    const int64_t q = r0 / r1;
+    r0 = std::exchange(r1, r0 - q * r1);
+    t0 = std::exchange(t1, t0 - q * t1);
+  }
+  return t0 < 0 ? t0 + m : t0;
+}
+
+// Two boxes whose overlap percentage is just below 50 (union = 2 * intersection + 1), with an
+// intersection near (2^63 - 1) / 100, where the contract's percentage changes formula: below,
+// 100 * I / U gives 49; above, I / (U / 100) gives 50 (docs/ops/vision.md). iou_threshold is
+// 49, 50 or 51, so which formula a backend applies to which intersection decides whether the
+// second box is suppressed. The boxes: A = w x (v + e), B = (w + f) x v from one corner, with
+// w * e + v * f = w * v + 1 (e = w^-1 mod v). Coordinates within +-(2^29 - 1), precision 30.
+// Drawn only while a campaign aims.
+Call nms_large_overlap_call() {
+  constexpr int64_t kLarge = std::numeric_limits<int64_t>::max() / 100;
+  constexpr int64_t kEdge = (int64_t{1} << 29) - 1;
+  const int64_t inter = kLarge + *rc::gen::inRange<int64_t>(-kLarge / 50, kLarge / 50);
+  const int64_t w = *rc::gen::inRange<int64_t>(290'000'000, 310'000'000);
+  int64_t v = inter / w;
+  while (std::gcd(w, v) != 1) ++v;
+  const int64_t e = inverse_mod(w, v);
+  const int64_t f = (w * v + 1 - w * e) / v;  // exact: w * e = 1 (mod v)
+  NmsDraw d;
+  d.p = 30;
+  d.rows = 2;
+  d.valid_count = {2};
+  const std::vector<int64_t> rows = {0, 2, -kEdge, -kEdge, -kEdge + w,     -kEdge + v + e,
+                                     0, 1, -kEdge, -kEdge, -kEdge + w + f, -kEdge + v};
+  for (int64_t value : rows) d.x_values.push_back(static_cast<int32_t>(value));
+  Call call = nms_call(d);
+  call.attrs["iou_threshold"] = std::to_string(*rc::gen::inRange<int64_t>(49, 52));
+  call.attrs["force_suppress"] = "true";
+  return call;
+}
+
 OpGenerators nms_generators() {
   OpGenerators g;
-  g.valid = rc::gen::exec([] { return nms_call(draw_nms()); });
+  g.valid = rc::gen::exec([] {
+    if (gen::aiming() && *rc::gen::inRange(0, 12) == 0) return nms_large_overlap_call();
+    return nms_call(draw_nms());
+  });
   g.invalid.push_back(nms_rule("x_not_3d", [](Call& call, const NmsDraw& d) {
     const std::vector<Shape> shapes = {{d.batches, d.rows * 6},
                                        {d.batches, d.rows, 1, 6},
