@@ -1,4 +1,5 @@
-# Writes a text file into a C++ header as one raw string literal, at build time:
+# Writes a text file into a C++ header as one raw string literal: included with IN, OUT and NAME
+# set (CMakeLists.txt does so at configure time), or run as
 #   cmake -DIN=FILE -DOUT=HEADER -DNAME=kIdentifier -P cmake/embed_text.cmake
 # (the report page's template: tools/cvmcheck/report_page.html, docs/report.md).
 file(READ "${IN}" text)
