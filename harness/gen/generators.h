@@ -5,6 +5,7 @@
 // says which.
 #pragma once
 
+#include <limits>
 #include <rapidcheck.h>
 
 #include <functional>
@@ -45,6 +46,14 @@ CVMCHECK_FAMILIES(CVMCHECK_FAMILY_GENERATORS)
 const OpGenerators* generators_for(const OpInfo& op);
 
 namespace gen {
+
+// Limits several families' draws name.
+inline constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+inline constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
+inline constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+inline constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
+
+inline int ndim_of(const Shape& shape) { return static_cast<int>(shape.size()); }
 
 // Element budget of one generated tensor: keeps one case in the milliseconds.
 inline constexpr int64_t kMaxElements = 2048;

@@ -281,8 +281,9 @@ OpGenerators conv2d_generators() {
   });
   out.push_back(rule("kernel_exceeds_padded_input", [] {
     ConvDraw d = draw_conv();
+    const ConvAxis not_fitting = conv_axis_not_fitting();  // drawn before the coin (golden)
     const bool on_h = coin();
-    (on_h ? d.h : d.w) = conv_axis_not_fitting();
+    (on_h ? d.h : d.w) = not_fitting;
     if (gen::aiming() && *rc::gen::inRange(0, 3) != 0) conv_span_past_int32(d, on_h);
     return conv_call(d);
   }));

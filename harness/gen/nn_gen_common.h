@@ -11,10 +11,10 @@
 
 namespace cvm::nn_gen {
 
-inline constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
-inline constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
-inline constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
-inline constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+using gen::kInt32Max;
+using gen::kInt32Min;
+using gen::kInt64Max;
+using gen::kInt64Min;
 inline constexpr int64_t kTopAttr = kMaxAttr - 1;  // 4095, the largest valid padding/stride/dilation
 
 using gen::coin;

@@ -29,7 +29,7 @@ struct Step {
   std::array<int64_t, kMaskCount> bits{};  // this step's entry in each mask
 };
 
-struct SliceDraw {
+struct StridedSliceDraw {
   Shape shape;
   std::vector<Step> steps;
   std::array<std::vector<int64_t>, kMaskCount> tails;  // mask entries beyond M (ignored)
@@ -143,7 +143,7 @@ void insert_at_random(std::vector<Step>& steps, const Step& step) {
   steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), step);
 }
 
-void draw_tails(SliceDraw& d) {
+void draw_tails(StridedSliceDraw& d) {
   for (auto& tail : d.tails) {
     const auto count = *rc::gen::weightedOneOf<size_t>(
         {{3, rc::gen::just<size_t>(0)}, {2, rc::gen::inRange<size_t>(1, 3)}});
@@ -151,8 +151,8 @@ void draw_tails(SliceDraw& d) {
   }
 }
 
-SliceDraw draw_slice(const DrawOptions& options) {
-  SliceDraw d;
+StridedSliceDraw draw_slice(const DrawOptions& options) {
+  StridedSliceDraw d;
   d.shape = *gen::shape(1, 6);
   const int n = static_cast<int>(d.shape.size());
   const bool ellipsis = options.force_ellipsis || *rc::gen::arbitrary<bool>();
@@ -184,14 +184,14 @@ SliceDraw draw_slice(const DrawOptions& options) {
   return d;
 }
 
-std::vector<int64_t> column(const SliceDraw& d, int64_t Step::*field) {
+std::vector<int64_t> column(const StridedSliceDraw& d, int64_t Step::*field) {
   std::vector<int64_t> values;
   for (const Step& s : d.steps) values.push_back(s.*field);
   return values;
 }
 
 // Mask k in full: one entry per step, then the ignored tail.
-std::vector<int64_t> mask(const SliceDraw& d, int k) {
+std::vector<int64_t> mask(const StridedSliceDraw& d, int k) {
   std::vector<int64_t> values;
   for (const Step& s : d.steps) values.push_back(s.bits[static_cast<size_t>(k)]);
   const auto& tail = d.tails[static_cast<size_t>(k)];
@@ -199,7 +199,7 @@ std::vector<int64_t> mask(const SliceDraw& d, int k) {
   return values;
 }
 
-Call slice_call(const SliceDraw& d) {
+Call slice_call(const StridedSliceDraw& d) {
   Call call;
   call.op = "ov_strided_slice";
   call.attrs["begin"] = *gen::tuple_text(column(d, &Step::begin));
@@ -228,7 +228,7 @@ Call slice_call(const SliceDraw& d) {
   return call;
 }
 
-std::vector<size_t> steps_of_kind(const SliceDraw& d, StepKind kind) {
+std::vector<size_t> steps_of_kind(const StridedSliceDraw& d, StepKind kind) {
   std::vector<size_t> found;
   for (size_t i = 0; i < d.steps.size(); ++i) {
     if (d.steps[i].kind == kind) found.push_back(i);
@@ -241,7 +241,7 @@ using gen::rule;
 std::vector<InvalidGenerator> slice_invalid() {
   std::vector<InvalidGenerator> rules;
   rules.push_back(rule("begin_end_length_mismatch", [] {
-    const SliceDraw d = draw_slice({});
+    const StridedSliceDraw d = draw_slice({});
     Call call = slice_call(d);
     std::vector<int64_t> end = column(d, &Step::end);
     if (!end.empty() && *rc::gen::arbitrary<bool>()) {
@@ -253,7 +253,7 @@ std::vector<InvalidGenerator> slice_invalid() {
     return call;
   }));
   rules.push_back(rule("stride_length_mismatch", [] {
-    const SliceDraw d = draw_slice({});
+    const StridedSliceDraw d = draw_slice({});
     Call call = slice_call(d);
     std::vector<int64_t> stride = column(d, &Step::stride);
     // Dropping the only entry would leave () (all ones), which is valid.
@@ -266,7 +266,7 @@ std::vector<InvalidGenerator> slice_invalid() {
     return call;
   }));
   rules.push_back(rule("stride_zero", [] {
-    const SliceDraw d = draw_slice({.need_slice = true});
+    const StridedSliceDraw d = draw_slice({.need_slice = true});
     Call call = slice_call(d);
     std::vector<int64_t> stride = column(d, &Step::stride);
     stride[*rc::gen::inRange<size_t>(0, stride.size())] = 0;
@@ -274,7 +274,7 @@ std::vector<InvalidGenerator> slice_invalid() {
     return call;
   }));
   rules.push_back(rule("mask_value_not_0_or_1", [] {
-    const SliceDraw d = draw_slice({});
+    const StridedSliceDraw d = draw_slice({});
     Call call = slice_call(d);
     const int k = *rc::gen::inRange(0, static_cast<int>(kMaskCount));
     std::vector<int64_t> bits = mask(d, k);
@@ -290,12 +290,12 @@ std::vector<InvalidGenerator> slice_invalid() {
     return call;
   }));
   rules.push_back(rule("more_than_one_ellipsis", [] {
-    SliceDraw d = draw_slice({.force_ellipsis = true});
+    StridedSliceDraw d = draw_slice({.force_ellipsis = true});
     insert_at_random(d.steps, marker_step(StepKind::kEllipsis));
     return slice_call(d);
   }));
   rules.push_back(rule("two_masks_at_one_step", [] {
-    SliceDraw d = draw_slice({.force_ellipsis = true});
+    StridedSliceDraw d = draw_slice({.force_ellipsis = true});
     // (step, mask bit) pairs whose setting makes that step carry two conflicting masks
     // without adding a second ellipsis.
     std::vector<std::pair<size_t, MaskIndex>> choices;
@@ -312,7 +312,7 @@ std::vector<InvalidGenerator> slice_invalid() {
     return slice_call(d);
   }));
   rules.push_back(rule("more_steps_than_input_axes", [] {
-    SliceDraw d = draw_slice({});
+    StridedSliceDraw d = draw_slice({});
     const auto real = static_cast<int64_t>(steps_of_kind(d, StepKind::kSlice).size() +
                                            steps_of_kind(d, StepKind::kShrink).size());
     const int64_t extra =
@@ -323,14 +323,14 @@ std::vector<InvalidGenerator> slice_invalid() {
     return slice_call(d);
   }));
   rules.push_back(rule("shrink_index_out_of_range", [] {
-    SliceDraw d = draw_slice({.need_shrink = true});
+    StridedSliceDraw d = draw_slice({.need_shrink = true});
     Step& s = d.steps[*rc::gen::elementOf(steps_of_kind(d, StepKind::kShrink))];
     const int64_t n = s.axis_size;
     s.begin = *rc::gen::elementOf(std::vector<int64_t>{n, n + 1, kMax64, -n - 1, -n - 2, kMin64});
     return slice_call(d);
   }));
   rules.push_back(rule("empty_slice", [] {
-    SliceDraw d = draw_slice({.need_slice = true});
+    StridedSliceDraw d = draw_slice({.need_slice = true});
     Step& s = d.steps[*rc::gen::elementOf(steps_of_kind(d, StepKind::kSlice))];
     const int64_t n = s.axis_size;
     // Clamped ranges with nothing in them: forward e <= b, reverse b <= e.
@@ -346,14 +346,14 @@ std::vector<InvalidGenerator> slice_invalid() {
     return slice_call(d);
   }));
   rules.push_back(rule("output_above_6_dims", [] {
-    SliceDraw d = draw_slice({});
+    StridedSliceDraw d = draw_slice({});
     const int extra = 7 - d.out_ndim + *rc::gen::inRange(0, 3);
     for (int k = 0; k < extra; ++k) insert_at_random(d.steps, marker_step(StepKind::kNewAxis));
     return slice_call(d);
   }));
   rules.push_back(rule("output_0_dims", [] {
     // Every axis shrunk and no new axis; an explicit ellipsis then covers no axis.
-    SliceDraw d;
+    StridedSliceDraw d;
     d.shape = *gen::shape(1, 6);
     for (int64_t size : d.shape) d.steps.push_back(shrink_step(size));
     if (*rc::gen::arbitrary<bool>()) insert_at_random(d.steps, marker_step(StepKind::kEllipsis));

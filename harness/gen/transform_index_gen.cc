@@ -10,11 +10,11 @@
 namespace cvm {
 namespace {
 
-constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
-constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
-constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+using gen::kInt64Max;
+using gen::kInt64Min;
+using gen::kInt32Max;
 
-int ndim_of(const Shape& shape) { return static_cast<int>(shape.size()); }
+using gen::ndim_of;
 
 // ---------------------------------------------------------------- strided_slice
 

@@ -10,9 +10,9 @@
 namespace cvm {
 namespace {
 
-constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+using gen::kInt32Max;
 
-int ndim_of(const Shape& shape) { return static_cast<int>(shape.size()); }
+using gen::ndim_of;
 
 // An index tensor for an extent of `extent` entries: mostly near [0, extent) including a few
 // out-of-range and negative values (they clamp), sometimes any value of precision p.

@@ -12,10 +12,10 @@
 namespace cvm {
 namespace {
 
-constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
-constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
-constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
-constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
+using gen::kInt32Max;
+using gen::kInt32Min;
+using gen::kInt64Max;
+using gen::kInt64Min;
 
 // Output elements of one valid call: keeps the naive reference well under a millisecond.
 constexpr int64_t kOutputBudget = 4096;

@@ -10,8 +10,8 @@
 namespace cvm {
 namespace {
 
-constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
-constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
+using gen::kInt64Max;
+using gen::kInt64Min;
 
 // Codes under construction, in groups (a -4 and its two parts form one group), so that a rule
 // can be broken between groups. A cursor walks the input dims as the contract says: a literal,
