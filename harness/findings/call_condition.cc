@@ -2,8 +2,6 @@
 // a known difference of an implementation often shows only for one attribute value, input rank or
 // input value, or for a relation between them (a precision plus a shift at least 32), and an entry
 // must say so rather than absorb every failure of its operator.
-#include <fnmatch.h>
-
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -21,10 +19,6 @@ constexpr const char* kForms =
     "name=GLOB, rule=GLOB, attr.NAME=GLOB, inK.shape=GLOB, inK.has=V, or NUMBER OP N with OP one of = != < "
     "<= > >= and NUMBER a sum of attr.NAME and inK.ndim, prec, size, min, max, min_dim, max_dim, "
     "odd, colJ.min, colJ.max";
-
-bool glob(const std::string& pattern, const std::string& text) {
-  return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
-}
 
 std::string shape_text(const Tensor& t) {
   std::string text;
@@ -239,15 +233,15 @@ bool CallCondition::holds_numeric(const Call& call) const {
 
 bool CallCondition::holds_plain(const Call& call) const {
   if (!terms.empty()) return holds_numeric(call);
-  if (property == "name") return glob(value, call.op);
+  if (property == "name") return glob_match(value, call.op);
   if (property == "attr") {
     if (!call.attrs.is_object() || !call.attrs.contains(name)) return false;
     const nlohmann::json& v = call.attrs.at(name);
-    return glob(value, v.is_string() ? v.get<std::string>() : v.dump());
+    return glob_match(value, v.is_string() ? v.get<std::string>() : v.dump());
   }
   if (input < 0 || static_cast<size_t>(input) >= call.inputs.size()) return false;
   const Tensor& t = call.inputs[static_cast<size_t>(input)];
-  if (property == "shape") return glob(value, shape_text(t));
+  if (property == "shape") return glob_match(value, shape_text(t));
   return has_value(t, lo);
 }
 

@@ -8,11 +8,12 @@
 #include "cvmcheck/errors.h"
 
 namespace cvm {
-namespace {
 
-bool glob(const std::string& pattern, const std::string& text) {
+bool glob_match(const std::string& pattern, const std::string& text) {
   return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
+
+namespace {
 
 bool is_link(const std::string& word) {
   return word.rfind("http://", 0) == 0 || word.rfind("https://", 0) == 0 ||
@@ -79,16 +80,16 @@ int ExpectedFailures::match(const FailureFacts& facts) const {
     const ExpectationEntry& e = entries_[i];
     bool selected = false;
     if (!e.sig_glob.empty()) {
-      selected = !facts.signature.empty() && glob(e.sig_glob, facts.signature);
+      selected = !facts.signature.empty() && glob_match(e.sig_glob, facts.signature);
     } else if (!e.rule_glob.empty()) {
-      selected = !facts.rule.empty() && glob(e.rule_glob, facts.rule);
+      selected = !facts.rule.empty() && glob_match(e.rule_glob, facts.rule);
     } else {
-      selected = glob(e.op_glob, facts.op) && glob(e.case_glob, facts.case_name);
+      selected = glob_match(e.op_glob, facts.op) && glob_match(e.case_glob, facts.case_name);
     }
     for (const CallCondition& c : e.conditions) {
       // The rule a negative case breaks is a fact of the failure, known without the call.
       const bool holds = c.property == "rule"
-                             ? glob(c.value, facts.rule) != c.negated
+                             ? glob_match(c.value, facts.rule) != c.negated
                              : facts.call != nullptr && c.holds(*facts.call);
       selected = selected && holds;
     }
@@ -131,7 +132,7 @@ std::string campaign_case_name(const std::string& rule) {
 
 bool selects_campaign_calls(const ExpectationEntry& e) {
   if (!e.sig_glob.empty() || !e.rule_glob.empty()) return true;
-  return glob(e.case_glob, "valid") || glob(e.case_glob, "invalid_x") ||
+  return glob_match(e.case_glob, "valid") || glob_match(e.case_glob, "invalid_x") ||
          e.case_glob.rfind("invalid_", 0) == 0;
 }
 

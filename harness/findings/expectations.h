@@ -129,4 +129,7 @@ std::vector<std::string> stale_entries(const ExpectationSet& set,
 // does not report such entries stale).
 bool selects_campaign_calls(const ExpectationEntry& e);
 
+// A shell-style pattern (fnmatch: *, ?, [...]) matching the whole of `text`.
+bool glob_match(const std::string& pattern, const std::string& text);
+
 }  // namespace cvm
