@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Random mutants judged by the main job's campaign alone (issue 34, docs/mutation.md "Random
-# mutants"): a seed draws N mutants over optimized/, cuda/ (as cuda-host runs it) and infer/,
-# rule first then site; each is built incrementally through ccache in a scratch tree and judged
+# Random mutants judged by the main job's campaign alone (issue 34, docs/mutation-random.md): a
+# seed draws N mutants over optimized/, cuda/ (as cuda-host runs it) and infer/, rule first then
+# site; each is built incrementally through ccache in a scratch tree and judged
 # by a campaign over every operator and the default backends for S seconds; survivors then meet
 # their operators' unit tests. Progress a line per mutant; the report in
 # build-mutate/random/random.json and random.md.
