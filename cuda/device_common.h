@@ -23,6 +23,34 @@
 namespace cvm::cuda {
 
 inline constexpr int kMaxDims = 6;
+inline constexpr int kWarp = 32;  // lanes
+
+// Test-only faults (tests/cuda/gemm_tiles_test.cc, tests/cuda/fast_kernels_test.cc): each breaks
+// one predicate, index or bit the way a real kernel bug would, to prove that the harness catches
+// it. Plans never set one but for the tests' backends; device code compiles them out
+// (planted_fault is 0 there).
+enum PlantedFault : int32_t {
+  kNoFault = 0,
+  kFaultKTail = 1,        // GEMM: the K-tail predicate drops the last k
+  kFaultPartialM = 2,     // GEMM: the partial-M predicate drops the last row
+  kFaultBorder = 3,       // GEMM: the border predicate takes image row 0 for padding
+  kFaultFragment = 4,     // GEMM: A fragment registers 1 and 2 swapped
+  kFaultPartialN = 5,     // GEMM: the partial-N predicate drops the last column
+  kFaultVectorTail = 6,   // vector kernels: the scalar tail after the last full vector dropped
+  kFaultReduceSplit = 7,  // split reduction: each chunk but the last ends one element early
+  kFaultNmsMaskBit = 8,   // NMS: the last box of each mask word never suppressed
+  kFaultWarpShuffle = 9,  // warp reduction: the shuffle tree skips its last (offset 1) level
+};
+
+// The fault a step's parameters carry, as its kernel sees it.
+CVM_HD int32_t planted_fault(int32_t planted) {
+#if defined(__CUDA_ARCH__)
+  (void)planted;
+  return kNoFault;
+#else
+  return planted;
+#endif
+}
 
 // A shape of up to 6 dims (n == 0: a single element, no dims).
 struct Dims {

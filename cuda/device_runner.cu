@@ -234,10 +234,7 @@ Backend make_device_backend() {
 }
 
 std::vector<Backend> make_device_variants(const Backend& device) {
-  std::vector<Backend> variants;
-  variants.push_back(make_variant(device, "@tile", run_on_device, KernelChoice{true, kTileSmall}));
-  variants.push_back(make_variant(device, "/simple", run_on_device, KernelChoice{false}));
-  return variants;
+  return make_variants(device, run_on_device);
 }
 
 }  // namespace cvm::cuda

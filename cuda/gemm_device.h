@@ -17,18 +17,6 @@
 
 namespace cvm::cuda {
 
-// Test-only faults (tests/cuda/gemm_planted_test.cc): each breaks one predicate or fragment
-// index the way a real kernel bug would, to prove the harness catches it. Plans never set one;
-// device code compiles them out (planted() is 0 there).
-enum PlantedFault : int32_t {
-  kNoFault = 0,
-  kFaultKTail = 1,     // the K-tail predicate drops the last k
-  kFaultPartialM = 2,  // the partial-M predicate drops the last row
-  kFaultBorder = 3,    // the border predicate takes image row 0 for padding
-  kFaultFragment = 4,  // A fragment registers 1 and 2 swapped
-  kFaultPartialN = 5,  // the partial-N predicate drops the last column
-};
-
 struct GemmParams {
   int64_t rows = 0, cols = 0, depth = 0;  // M, N (per group), K
   int64_t groups = 1;
@@ -39,14 +27,7 @@ struct GemmParams {
   Conv2dParams conv;  // the conv geometry, when is_conv
 };
 
-CVM_HD int32_t planted(const GemmParams& p) {
-#if defined(__CUDA_ARCH__)
-  (void)p;
-  return kNoFault;
-#else
-  return p.planted;
-#endif
-}
+CVM_HD int32_t planted(const GemmParams& p) { return planted_fault(p.planted); }
 
 // A CTA tile: WarpsM x WarpsN warps, each Mi x Ni mma tiles (16 x 8), Ks mma depths (32) per
 // staged K slice.

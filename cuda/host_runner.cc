@@ -54,11 +54,7 @@ Backend make_host_backend(const std::string& name, const KernelChoice& choice) {
 }
 
 std::vector<Backend> make_host_variants() {
-  const Backend base = make_host_backend();
-  std::vector<Backend> variants;
-  variants.push_back(make_variant(base, "@tile", run_on_host, KernelChoice{true, kTileSmall}));
-  variants.push_back(make_variant(base, "/simple", run_on_host, KernelChoice{false}));
-  return variants;
+  return make_variants(make_host_backend(), run_on_host);
 }
 
 }  // namespace cvm::cuda

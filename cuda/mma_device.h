@@ -22,7 +22,6 @@ namespace cvm::cuda {
 inline constexpr int kMmaM = 16;  // rows of A and C
 inline constexpr int kMmaN = 8;   // columns of B and C
 inline constexpr int kMmaK = 32;  // the depth one mma consumes
-inline constexpr int kWarp = 32;  // lanes
 
 // One lane's fragments: A 4 registers (16 int8), B 2 registers (8 int8), C 4 int32.
 struct FragA {

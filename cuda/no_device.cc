@@ -28,13 +28,9 @@ std::vector<Tensor> not_built(const Plan&) {
 
 Backend make_device_backend() { return unbuilt("cuda"); }
 
-// Through make_variant, as in a build with the device runner: the same operators declared
-// (conv2d and dense), unavailable as the base is.
+// As in a build with the device runner: the same operators declared, unavailable as the base.
 std::vector<Backend> make_device_variants(const Backend& device) {
-  std::vector<Backend> variants;
-  variants.push_back(make_variant(device, "@tile", not_built, KernelChoice{true, kTileSmall}));
-  variants.push_back(make_variant(device, "/simple", not_built, KernelChoice{false}));
-  return variants;
+  return make_variants(device, not_built);
 }
 
 void set_kernel_timing(bool) {}

@@ -91,29 +91,52 @@ Backend make_backend(const std::string& name, Runner runner, const KernelChoice&
   return backend;
 }
 
-Backend make_variant(const Backend& base, const std::string& suffix, Runner runner,
-                     const KernelChoice& choice) {
-  Backend variant = make_backend(base.name + suffix, runner, choice);
+const std::vector<VariantChoice>& variant_choices() {
+  static const std::vector<VariantChoice> kChoices = {
+      {"@tile", KernelChoice{.tile = kTileSmall}, {"conv2d", "dense"}},
+      {"@warp", KernelChoice{.reduce = kReduceWarp}, {"sum", "max"}},
+      {"@split", KernelChoice{.reduce = kReduceSplit}, {"sum", "max"}},
+      {"@nms8", KernelChoice{.nms_block = kNmsBlockSmall}, {"non_max_suppression"}},
+      {"/simple", KernelChoice{.tiled = false}, {}},
+  };
+  return kChoices;
+}
+
+namespace {
+
+// The variant of `base` with `v`'s choice, running and declaring v.ops alone (so that other
+// operators' calls do not run the base's kernels once more per variant), with their paths.
+Backend make_variant(const Backend& base, const VariantChoice& v, Runner runner) {
+  Backend variant = make_backend(base.name + v.suffix, runner, v.choice);
   variant.variant_of = base.name;
-  // A kernel choice changes only the GEMM operators' plans: the variant runs and declares those
-  // alone, so that other operators' calls do not run the base's kernels once more per variant.
-  static const std::set<std::string> kGemmOps = {"conv2d", "dense"};
-  for (auto it = variant.kernels.begin(); it != variant.kernels.end();) {
-    it = kGemmOps.count(it->first) != 0 ? std::next(it) : variant.kernels.erase(it);
-  }
-  variant.declared_ops = kGemmOps;
-  std::vector<std::string> gemm_paths;
-  for (const std::string& id : variant.paths) {
-    const PathInfo* info = paths::find(id);
-    if (info == nullptr) continue;
-    for (const std::string& op : info->ops) {
-      if (kGemmOps.count(op) != 0) {
-        gemm_paths.push_back(id);
-        break;
+  if (!v.ops.empty()) {
+    for (auto it = variant.kernels.begin(); it != variant.kernels.end();) {
+      it = v.ops.count(it->first) != 0 ? std::next(it) : variant.kernels.erase(it);
+    }
+    variant.declared_ops = v.ops;
+    std::vector<std::string> kept_paths;
+    for (const std::string& id : variant.paths) {
+      const PathInfo* info = paths::find(id);
+      if (info == nullptr) continue;
+      for (const std::string& op : info->ops) {
+        if (v.ops.count(op) != 0) {
+          kept_paths.push_back(id);
+          break;
+        }
       }
     }
+    variant.paths = std::move(kept_paths);
+    std::vector<PathThreshold> kept_thresholds;
+    for (const PathThreshold& t : variant.thresholds) {
+      for (const std::string& op : t.ops) {
+        if (v.ops.count(op) != 0) {
+          kept_thresholds.push_back(t);
+          break;
+        }
+      }
+    }
+    variant.thresholds = std::move(kept_thresholds);
   }
-  variant.paths = std::move(gemm_paths);
   variant.available = base.available;
   // The base's reason up to its detail ("no CUDA device", "not built"), naming the base for the
   // rest: the summary prints one line per skipped backend, and the runtime's full message on
@@ -125,6 +148,14 @@ Backend make_variant(const Backend& base, const std::string& suffix, Runner runn
   }
   variant.fork_safe = base.fork_safe;
   return variant;
+}
+
+}  // namespace
+
+std::vector<Backend> make_variants(const Backend& base, Runner runner) {
+  std::vector<Backend> variants;
+  for (const VariantChoice& v : variant_choices()) variants.push_back(make_variant(base, v, runner));
+  return variants;
 }
 
 }  // namespace cvm::cuda

@@ -7,6 +7,8 @@
 // (cuda/host_runner.cc).
 #pragma once
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "cuda/step_device.h"
@@ -20,14 +22,25 @@ struct Plan {
   std::vector<const Tensor*> inputs;
   std::vector<infer::OutputSpec> outputs;  // validated
   std::vector<Step> steps;
-  int64_t scratch_elements = 0;  // int32 scratch for the steps that need it (NMS)
+  int64_t scratch_elements = 0;       // int32 scratch for the steps that need it (NMS)
+  int64_t wide_scratch_elements = 0;  // int64 scratch (split reductions' partials, NMS masks)
 };
 
-// Which conv2d and dense kernels a backend's plans take (the other operators have one kernel).
+// Which kernels a backend's plans take. The default is the fast kernels, each choosing its
+// strategy by the call's shapes; the variants force one strategy onto the campaign's small
+// shapes (make_variants), and cuda/simple keeps every one-thread-per-element kernel.
+enum ReduceStrategy : int32_t {
+  kReduceAuto = 0,   // by the reduced axes' layout (cuda/reduce_device.h)
+  kReduceWarp = 1,   // every reduction: one warp per output
+  kReduceSplit = 2,  // every reduction: split over chunks of kSplitChunkForced elements
+};
+
 struct KernelChoice {
-  bool tiled = true;         // false: one thread per output element (cuda/simple)
-  int32_t tile = kTileWide;  // TileId of the tiled GEMM
-  int32_t planted = kNoFault;  // tests only (tests/cuda/gemm_planted_test.cc)
+  bool tiled = true;                // false: cuda/simple, one thread per element or batch
+  int32_t tile = kTileWide;         // TileId of the tiled GEMM
+  int32_t reduce = kReduceAuto;     // ReduceStrategy
+  int32_t nms_block = kNmsBlock;    // boxes per NMS mask word (cuda/nms_device.h)
+  int32_t planted = kNoFault;       // tests only (PlantedFault)
 };
 
 // Executes a plan; returns the outputs (int32, with the specs' shapes and precisions).
@@ -56,20 +69,27 @@ Plan single_output_plan(const OpContext& ctx, const infer::OutputSpec& spec);
 
 // The backend whose kernels build a plan of `choice` and run it with `runner`.
 Backend make_backend(const std::string& name, Runner runner, const KernelChoice& choice = {});
-// "cuda-host": the device kernels' functions on the CPU (every build), mma.sync emulated.
+// "cuda-host": the device kernels' functions on the CPU (every build), the warp primitives
+// and mma.sync emulated.
 Backend make_host_backend();
-// Its variants (variant_of "cuda-host"): "cuda-host@tile" (the small tile, so small calls take
-// every tile path) and "cuda-host/simple" (the one-thread-per-element kernels).
-std::vector<Backend> make_host_variants();
 // A CPU backend of any kernel choice (tests: planted faults).
 Backend make_host_backend(const std::string& name, const KernelChoice& choice);
 // "cuda": the device kernels; unavailable (with the reason) without a device or without nvcc.
 Backend make_device_backend();
-// Its variants "cuda@tile" and "cuda/simple" (the baseline of the speed table), alike.
+
+// The variants of a CUDA backend, one list for cuda-host and cuda (docs/cuda.md, "Variants"):
+// each forces one kernel choice and runs only the operators whose plans it changes (all of
+// them for /simple, the baseline of the speed table).
+struct VariantChoice {
+  std::string suffix;
+  KernelChoice choice;
+  std::set<std::string> ops;  // empty: every planned operator
+};
+const std::vector<VariantChoice>& variant_choices();
+// The variants of `base` (availability as base's), running on `runner`.
+std::vector<Backend> make_variants(const Backend& base, Runner runner);
+std::vector<Backend> make_host_variants();
 std::vector<Backend> make_device_variants(const Backend& device);
-// The variant of `base` with `choice` (name: base + suffix); availability as base's.
-Backend make_variant(const Backend& base, const std::string& suffix, Runner runner,
-                     const KernelChoice& choice);
 
 // Kernel timing for the benchmark (bench/cuda): when on, each call on the device records CUDA
 // events around its launches, and last_kernel_ms() gives the device time of the last call's

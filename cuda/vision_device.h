@@ -7,6 +7,11 @@
 
 namespace cvm::cuda {
 
+// Boxes per word of the NMS suppression mask: the default, and the small block of the @nms8
+// variant, which makes the campaign's small cases span several words.
+inline constexpr int32_t kNmsBlock = 64;
+inline constexpr int32_t kNmsBlockSmall = 8;
+
 // get_valid_counts: X (B, N, K). Output 0 is valid_count (B,), output 1 is Y (B, N, K).
 struct ValidCountsParams {
   int64_t batches = 0, rows = 0, row_length = 0;

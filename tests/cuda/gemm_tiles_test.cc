@@ -157,7 +157,7 @@ TEST(CudaDevice, TiledGemmMatchesTheReferenceAroundTileBoundaries) {
 int64_t mismatches_with(int32_t fault, const std::vector<std::string>& ops) {
   Registry r = registry();
   const std::string name = "cuda-host-planted-" + std::to_string(fault);
-  r.add_backend(cuda::make_host_backend(name, cuda::KernelChoice{true, cuda::kTileSmall, fault}));
+  r.add_backend(cuda::make_host_backend(name, cuda::KernelChoice{.tile = cuda::kTileSmall, .planted = fault}));
   CampaignOptions o;
   o.seconds = 20;
   o.max_cases = 1500;
