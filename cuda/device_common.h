@@ -76,6 +76,32 @@ CVM_HD int32_t load(const InView& v, int64_t i) {
                         : static_cast<const int32_t*>(v.data)[i];
 }
 
+// Four consecutive elements from element i (i % 4 == 0; device buffers are 256-byte aligned, so
+// the read is one 16-byte load of int32 storage, or one 4-byte load of int8 storage). The host
+// reads them one by one: the same values, which is all the emulation must reproduce.
+CVM_HD void load4(const InView& v, int64_t i, int32_t* out) {
+#if defined(__CUDA_ARCH__)
+  if (v.is_int8 != 0) {
+    const char4 q = *reinterpret_cast<const char4*>(static_cast<const int8_t*>(v.data) + i);
+    out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+  } else {
+    const int4 q = *reinterpret_cast<const int4*>(static_cast<const int32_t*>(v.data) + i);
+    out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+  }
+#else
+  for (int32_t k = 0; k < 4; ++k) out[k] = load(v, i + k);
+#endif
+}
+
+// Stores four consecutive int32 elements at out + i (i % 4 == 0): one 16-byte store on the device.
+CVM_HD void store4(int32_t* out, int64_t i, const int32_t* values) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<int4*>(out + i) = make_int4(values[0], values[1], values[2], values[3]);
+#else
+  for (int32_t k = 0; k < 4; ++k) out[i + k] = values[k];
+#endif
+}
+
 CVM_HD int64_t clamp64(int64_t v, int64_t lo, int64_t hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }

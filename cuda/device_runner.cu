@@ -1,9 +1,19 @@
 // "cuda": runs a CUDA plan on the device. Each kernel is a thin grid-stride loop over the same
-// per-item function that cuda-host runs in a CPU loop (cuda/*_device.h). Device memory is plain
-// cudaMalloc behind an RAII owner; every CUDA error becomes a RuntimeError carrying
-// cudaGetErrorString (never an abort). The plan was validated on the host before this runs.
+// per-item function that cuda-host runs in a CPU loop (cuda/*_device.h). Every CUDA error becomes
+// a RuntimeError carrying cudaGetErrorString (never an abort). The plan was validated on the
+// host before this runs.
+//
+// A call's overhead, beside its kernels (docs/cuda.md, "Calls"): the inputs are packed into a
+// pinned staging buffer and go to the device in one asynchronous copy, into one arena taken
+// from a stream-ordered pool that keeps its memory (no cudaMalloc, which synchronizes the device,
+// per call); the kernels and the one copy back run on one stream, with one synchronization.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
 #include <utility>
 
 #include "cuda/paths.h"
@@ -16,28 +26,104 @@ void cuda_check(cudaError_t status, const char* what) {
   if (status != cudaSuccess) fail_runtime("CUDA ", what, ": ", cudaGetErrorString(status));
 }
 
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(size_t bytes) {
-    if (bytes > 0) cuda_check(cudaMalloc(&ptr_, bytes), "cudaMalloc");
-  }
-  ~DeviceBuffer() {
-    if (ptr_ != nullptr)
-      cudaFree(ptr_);  // an error here has nowhere to go; the next call reports it
-  }
-  DeviceBuffer(DeviceBuffer&& other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(DeviceBuffer&&) = delete;
+// Buffers within a call's arena start on this alignment (the vector kernels need 16 bytes).
+constexpr size_t kAlign = 256;
+size_t aligned(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
-  void* get() const { return ptr_; }
-  template <typename T>
-  T* as() const {
-    return static_cast<T*>(ptr_);
+// A grow-only pinned host buffer: host<->device copies from pinned memory run at the link's
+// speed and asynchronously, where pageable memory is staged by the driver.
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  ~PinnedBuffer() {
+    if (ptr_ != nullptr) cudaFreeHost(ptr_);
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  char* reserve(size_t bytes) {
+    if (bytes <= size_) return ptr_;
+    if (ptr_ != nullptr) cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    size_ = 0;
+    void* p = nullptr;
+    cuda_check(cudaMallocHost(&p, bytes), "cudaMallocHost");
+    ptr_ = static_cast<char*>(p);
+    size_ = bytes;
+    return ptr_;
   }
 
  private:
+  char* ptr_ = nullptr;
+  size_t size_ = 0;
+};
+
+// memcpy between pageable tensors and pinned staging, split over threads when large: one
+// thread's memcpy (about 10-20 GB/s) is slower than the link, so the staging copies would bound
+// a large call's time.
+void copy_to_staging(void* dst, const void* src, size_t bytes) {
+  constexpr size_t kThreadBytes = size_t{8} << 20;
+  const size_t threads = std::min<size_t>({bytes / kThreadBytes, 8,
+                                           std::max(1u, std::thread::hardware_concurrency())});
+  if (threads <= 1) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  const size_t share = (bytes + threads - 1) / threads;
+  std::vector<std::thread> team;
+  for (size_t k = 1; k < threads; ++k) {
+    const size_t at = k * share, n = std::min(share, bytes - std::min(bytes, at));
+    team.emplace_back([=] { std::memcpy(static_cast<char*>(dst) + at,
+                                        static_cast<const char*>(src) + at, n); });
+  }
+  std::memcpy(dst, src, std::min(share, bytes));
+  for (std::thread& t : team) t.join();
+}
+
+// The process's stream and staging, created on the first call. The device's default memory
+// pool keeps freed memory (release threshold: all of it), so a call's arena comes back from the
+// pool without reaching the driver. Calls are serialized: they share the staging buffers.
+struct DeviceContext {
+  std::mutex mutex;
+  cudaStream_t stream = nullptr;
+  PinnedBuffer to_device, to_host;
+
+  DeviceContext() {
+    cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    int device = 0;
+    cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+    cudaMemPool_t pool = nullptr;
+    cuda_check(cudaDeviceGetDefaultMemPool(&pool, device), "cudaDeviceGetDefaultMemPool");
+    uint64_t keep_all = UINT64_MAX;
+    cuda_check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all),
+               "cudaMemPoolSetAttribute");
+  }
+};
+
+DeviceContext& context() {
+  static DeviceContext instance;  // the process's: destroyed at exit, after every call
+  return instance;
+}
+
+// Device memory from the stream-ordered pool, given back to it on the same stream.
+class DeviceBuffer {
+ public:
+  DeviceBuffer(size_t bytes, cudaStream_t stream) : stream_(stream) {
+    if (bytes > 0) cuda_check(cudaMallocAsync(&ptr_, bytes, stream), "cudaMallocAsync");
+    if (reinterpret_cast<uintptr_t>(ptr_) % 16 != 0) {
+      fail_runtime("CUDA cudaMallocAsync: an allocation not aligned to 16 bytes");
+    }
+  }
+  ~DeviceBuffer() {
+    if (ptr_ != nullptr) cudaFreeAsync(ptr_, stream_);  // an error here: the next call reports it
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  char* get() const { return static_cast<char*>(ptr_); }
+
+ private:
   void* ptr_ = nullptr;
+  cudaStream_t stream_ = nullptr;
 };
 
 // Grid-stride kernels: one per step kind, each a loop over the kind's per-item function.
@@ -93,11 +179,11 @@ void mark_gemm_paths(const GemmParams& p) {
 }
 
 template <class T>
-void launch_gemm(const GemmParams& p, const Views& v, int32_t* out) {
+void launch_gemm(const GemmParams& p, const Views& v, int32_t* out, cudaStream_t stream) {
   mark_gemm_paths<T>(p);
   const int64_t tiles = tile_count<T>(p);
   const unsigned blocks = static_cast<unsigned>(tiles < (1 << 30) ? tiles : (1 << 30));
-  gemm_kernel<T><<<blocks, T::kThreads>>>(p, v, out);
+  gemm_kernel<T><<<blocks, T::kThreads, 0, stream>>>(p, v, out);
 }
 
 constexpr int kThreads = 256;
@@ -117,11 +203,11 @@ double g_last_kernel_ms = 0;
 // CUDA events around a call's launches, when kernel timing is on.
 class KernelTimer {
  public:
-  KernelTimer() {
+  explicit KernelTimer(cudaStream_t stream) : stream_(stream) {
     if (!g_kernel_timing) return;
     cuda_check(cudaEventCreate(&start_), "cudaEventCreate");
     cuda_check(cudaEventCreate(&stop_), "cudaEventCreate");
-    cuda_check(cudaEventRecord(start_), "cudaEventRecord");
+    cuda_check(cudaEventRecord(start_, stream_), "cudaEventRecord");
   }
   ~KernelTimer() {
     if (start_ != nullptr) cudaEventDestroy(start_);
@@ -130,7 +216,7 @@ class KernelTimer {
   KernelTimer(const KernelTimer&) = delete;
   KernelTimer& operator=(const KernelTimer&) = delete;
   void stop() {
-    if (start_ != nullptr) cuda_check(cudaEventRecord(stop_), "cudaEventRecord");
+    if (start_ != nullptr) cuda_check(cudaEventRecord(stop_, stream_), "cudaEventRecord");
   }
   // After the synchronization that follows stop().
   void read() {
@@ -141,30 +227,101 @@ class KernelTimer {
   }
 
  private:
+  cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;
 };
 
-std::vector<Tensor> run_on_device(const Plan& plan) {
-  // Inputs, outputs and scratch on the device.
-  std::vector<DeviceBuffer> inputs;
-  std::vector<InView> views;
-  for (const Tensor* t : plan.inputs) {
-    inputs.emplace_back(bytes_of(*t));
-    const bool int8 = t->dtype() == DType::kInt8;
-    const void* host =
-        int8 ? static_cast<const void*>(t->i8()) : static_cast<const void*>(t->i32());
-    cuda_check(cudaMemcpy(inputs.back().get(), host, bytes_of(*t), cudaMemcpyHostToDevice),
-               "cudaMemcpy to the device");
-    views.push_back({inputs.back().get(), int8 ? 1 : 0});
-  }
-  std::vector<DeviceBuffer> outputs;
-  for (const infer::OutputSpec& spec : plan.outputs) {
-    outputs.emplace_back(static_cast<size_t>(shape_size(spec.shape)) * sizeof(int32_t));
-  }
-  DeviceBuffer scratch(static_cast<size_t>(plan.scratch_elements) * sizeof(int32_t));
+// A call's device memory: the inputs (in the staging's layout, so one copy moves them all), the
+// outputs (likewise back), then the scratch, each part at an aligned offset of one arena.
+struct ArenaLayout {
+  std::vector<size_t> input_at, output_at;
+  size_t inputs_bytes = 0, outputs_bytes = 0, scratch_at = 0, wide_at = 0, total = 0;
+};
 
-  KernelTimer timer;
+ArenaLayout layout_of(const Plan& plan) {
+  ArenaLayout a;
+  size_t at = 0;
+  for (const Tensor* t : plan.inputs) {
+    a.input_at.push_back(at);
+    at += aligned(bytes_of(*t));
+  }
+  a.inputs_bytes = at;
+  for (const infer::OutputSpec& spec : plan.outputs) {
+    a.output_at.push_back(at);
+    at += aligned(static_cast<size_t>(shape_size(spec.shape)) * sizeof(int32_t));
+  }
+  a.outputs_bytes = at - a.inputs_bytes;
+  a.scratch_at = at;
+  at += aligned(static_cast<size_t>(plan.scratch_elements) * sizeof(int32_t));
+  a.wide_at = at;
+  a.total = at + static_cast<size_t>(plan.wide_scratch_elements) * sizeof(int64_t);
+  return a;
+}
+
+// A warp per output (cuda/reduce_device.h): each lane its share, then the shuffle tree.
+__global__ void reduce_warp_kernel(FastReduceParams p, InView in, int32_t* out, int64_t n) {
+  const int32_t lane = lane_id();
+  const int64_t first = (blockIdx.x * int64_t{blockDim.x} + threadIdx.x) / kWarp;
+  const int64_t warps = int64_t{gridDim.x} * blockDim.x / kWarp;
+  for (int64_t o = first; o < n; o += warps) {  // o is the same for every lane of a warp
+    ReducePartial r = reduce_lane(p, in, o, lane);
+    r = warp_reduce(r, p.planted,
+                    [](const ReducePartial& a, const ReducePartial& b) { return combine(a, b); });
+    if (lane == 0) out[o] = finish(p.r, r);
+  }
+}
+
+// Launches one step on `stream`.
+void launch(const Step& step, const Views& v, const StepOutputs& o, cudaStream_t stream) {
+  const int64_t n = step.count;
+  path::hit(step.kind);
+  if (step.kind == StepKind::kGemm) {
+    if (step.gemm.tile == kTileSmall) {
+      launch_gemm<SmallTile>(step.gemm, v, o.out, stream);
+    } else {
+      launch_gemm<WideTile>(step.gemm, v, o.out, stream);
+    }
+  } else if (step.kind == StepKind::kReduceWarp) {
+    const int64_t warps_per_block = kThreads / kWarp;
+    reduce_warp_kernel<<<blocks_for(n, static_cast<int>(warps_per_block)), kThreads, 0, stream>>>(
+        step.fast_reduce, v.in[0], o.out, n);
+  } else {
+    // A batch item (valid counts, NMS) is a whole batch's sequential scan: small blocks spread
+    // the few batches.
+    const bool batches = step.kind == StepKind::kValidCounts || step.kind == StepKind::kNms;
+    const int threads = batches ? 32 : kThreads;
+    with_step_params(step, [&](const auto& params) {
+      step_kernel<<<blocks_for(n, threads), threads, 0, stream>>>(params, v, o, n);
+    });
+  }
+  cuda_check(cudaGetLastError(), "kernel launch");
+}
+
+std::vector<Tensor> run_on_device(const Plan& plan) {
+  DeviceContext& ctx = context();
+  const std::lock_guard<std::mutex> lock(ctx.mutex);
+  const cudaStream_t stream = ctx.stream;
+  const ArenaLayout a = layout_of(plan);
+  DeviceBuffer arena(a.total, stream);
+  char* base = arena.get();
+
+  // Inputs: packed into pinned staging, one copy to the device.
+  char* staging = ctx.to_device.reserve(a.inputs_bytes);
+  std::vector<InView> views;
+  for (size_t k = 0; k < plan.inputs.size(); ++k) {
+    const Tensor& t = *plan.inputs[k];
+    const bool int8 = t.dtype() == DType::kInt8;
+    const void* host = int8 ? static_cast<const void*>(t.i8()) : static_cast<const void*>(t.i32());
+    copy_to_staging(staging + a.input_at[k], host, bytes_of(t));
+    views.push_back({base + a.input_at[k], int8 ? 1 : 0});
+  }
+  if (a.inputs_bytes > 0) {
+    cuda_check(cudaMemcpyAsync(base, staging, a.inputs_bytes, cudaMemcpyHostToDevice, stream),
+               "cudaMemcpyAsync to the device");
+  }
+
+  KernelTimer timer(stream);
   for (const Step& step : plan.steps) {
     // A grid of zero blocks is an invalid configuration: a step without items launches nothing
     // (tensor dims are at least 1 today, so no plan makes one; the guard keeps it so).
@@ -173,41 +330,33 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
     for (int k = 0; k < 3; ++k) {
       if (step.input[k] >= 0) v.in[k] = views[static_cast<size_t>(step.input[k])];
     }
+    const auto output = [&](size_t k) {
+      return reinterpret_cast<int32_t*>(base + a.output_at[k]);
+    };
     StepOutputs o;
-    o.out = outputs[static_cast<size_t>(step.output)].as<int32_t>();
-    o.count = outputs[0].as<int32_t>();
-    o.y = outputs.size() > 1 ? outputs[1].as<int32_t>() : nullptr;
-    o.scratch = scratch.as<int32_t>();
-    const int64_t n = step.count;
-    // A batch item (valid counts, NMS) is a whole batch's sequential scan: small blocks spread
-    // the few batches.
-    path::hit(step.kind);
-    if (step.kind == StepKind::kGemm) {
-      if (step.gemm.tile == kTileSmall) {
-        launch_gemm<SmallTile>(step.gemm, v, o.out);
-      } else {
-        launch_gemm<WideTile>(step.gemm, v, o.out);
-      }
-      cuda_check(cudaGetLastError(), "kernel launch");
-      continue;
-    }
-    const bool batches = step.kind == StepKind::kValidCounts || step.kind == StepKind::kNms;
-    const int threads = batches ? 32 : kThreads;
-    with_step_params(step, [&](const auto& params) {
-      step_kernel<<<blocks_for(n, threads), threads>>>(params, v, o, n);
-    });
-    cuda_check(cudaGetLastError(), "kernel launch");
+    o.out = output(static_cast<size_t>(step.output));
+    o.count = output(0);
+    o.y = plan.outputs.size() > 1 ? output(1) : nullptr;
+    o.scratch = reinterpret_cast<int32_t*>(base + a.scratch_at);
+    o.wide = reinterpret_cast<int64_t*>(base + a.wide_at);
+    launch(step, v, o, stream);
   }
   timer.stop();
-  cuda_check(cudaDeviceSynchronize(), "kernel execution");
-  timer.read();
 
+  // Outputs: one copy back into pinned staging, the call's one synchronization, then unpacked.
+  char* back = ctx.to_host.reserve(a.outputs_bytes);
+  if (a.outputs_bytes > 0) {
+    cuda_check(cudaMemcpyAsync(back, base + a.inputs_bytes, a.outputs_bytes,
+                               cudaMemcpyDeviceToHost, stream),
+               "cudaMemcpyAsync to the host");
+  }
+  cuda_check(cudaStreamSynchronize(stream), "kernel execution");
+  timer.read();
   std::vector<Tensor> results;
   for (size_t k = 0; k < plan.outputs.size(); ++k) {
     Tensor y = infer::allocate(plan.outputs[k]);
-    cuda_check(cudaMemcpy(y.i32(), outputs[k].get(),
-                          static_cast<size_t>(y.size()) * sizeof(int32_t), cudaMemcpyDeviceToHost),
-               "cudaMemcpy to the host");
+    copy_to_staging(y.i32(), back + (a.output_at[k] - a.inputs_bytes),
+                    static_cast<size_t>(y.size()) * sizeof(int32_t));
     results.push_back(std::move(y));
   }
   return results;

@@ -25,6 +25,7 @@ struct GatherParams {
   int64_t dst_base = 0;
   int64_t dst_mult[kMaxDims] = {};
   int32_t pad_value = 0;
+  int32_t planted = kNoFault;
 };
 
 CVM_HD void gather_element(const GatherParams& p, const InView& in, int32_t* out, int64_t i) {
@@ -42,6 +43,54 @@ CVM_HD void gather_element(const GatherParams& p, const InView& in, int32_t* out
     dst += d * p.dst_mult[j];
   }
   out[p.dst_identity != 0 ? i : dst] = inside ? load(in, src) : p.pad_value;
+}
+
+// Whether the innermost axis is a plain copy (source and destination both step by one element
+// along it): the run kernel then copies runs of it, four elements per item.
+inline bool innermost_is_run(const GatherParams& p) {
+  if (p.dims.n == 0) return false;
+  const int32_t last = p.dims.n - 1;
+  const AxisMap& a = p.axis[last];
+  const bool source_run = a.div == 1 && a.mod == 0 && a.shift == 0 && a.mult == 1 &&
+                          a.extent >= p.dims.d[last];
+  return source_run && (p.dst_identity != 0 || p.dst_mult[last] == 1);
+}
+
+// Vectors (of four elements, the last one maybe short) per run of the innermost axis.
+CVM_HD int64_t run_vectors(const GatherParams& p) { return (p.dims.d[p.dims.n - 1] + 3) / 4; }
+
+// The run kernel's item j: elements [4c, 4c + 4) of run r (j = r * run_vectors + c). The outer
+// axes' index math runs once per item; a full vector whose source and destination are both
+// aligned is one 16-byte load and store, the rest element by element.
+CVM_HD void gather_run_item(const GatherParams& p, const InView& in, int32_t* out, int64_t j) {
+  const int32_t last = p.dims.n - 1;
+  const int64_t length = p.dims.d[last];
+  const int64_t run = j / run_vectors(p), first = 4 * (j % run_vectors(p));
+  int64_t rem = run, src = p.src_base, dst = p.dst_base;
+  bool inside = true;
+  for (int32_t k = last - 1; k >= 0; --k) {
+    const int64_t d = rem % p.dims.d[k];
+    rem /= p.dims.d[k];
+    const AxisMap& a = p.axis[k];
+    int64_t c = d / a.div;
+    if (a.mod != 0) c %= a.mod;
+    c -= a.shift;
+    inside = inside && c >= 0 && c < a.extent;
+    src += c * a.mult;
+    dst += d * p.dst_mult[k];
+  }
+  if (p.dst_identity != 0) dst = run * length;
+  const int64_t end = min64(first + 4, length);
+  if (inside && end - first == 4 && (src + first) % 4 == 0 && (dst + first) % 4 == 0) {
+    int32_t v[4];
+    load4(in, src + first, v);
+    store4(out, dst + first, v);
+    return;
+  }
+  const bool drop = planted_fault(p.planted) == kFaultVectorTail && end - first < 4;
+  for (int64_t e = first; e < end - (drop ? 1 : 0); ++e) {
+    out[dst + e] = inside ? load(in, src + e) : p.pad_value;
+  }
 }
 
 // take: input 0 is the data, input 1 the indices (cvm_lut passes its table as the data).

@@ -22,10 +22,24 @@ Views views_of(const Plan& plan, const Step& step) {
   return views;
 }
 
+// A warp per output: the 32 lanes' shares one lane after another, then the shuffle tree over
+// them as the device runs it (cuda/warp_device.h); lane 0 holds the result.
+void run_reduce_warp(const FastReduceParams& p, const InView& in, int32_t* out, int64_t outputs) {
+  for (int64_t o = 0; o < outputs; ++o) {
+    ReducePartial lanes[kWarp];
+    for (int32_t lane = 0; lane < kWarp; ++lane) lanes[lane] = reduce_lane(p, in, o, lane);
+    warp_reduce_emulated(lanes, p.planted, [](const ReducePartial& a, const ReducePartial& b) {
+      return combine(a, b);
+    });
+    out[o] = finish(p.r, lanes[0]);
+  }
+}
+
 std::vector<Tensor> run_on_host(const Plan& plan) {
   std::vector<Tensor> outputs;
   for (const infer::OutputSpec& spec : plan.outputs) outputs.push_back(infer::allocate(spec));
   Buffer<int32_t> scratch(static_cast<size_t>(plan.scratch_elements));
+  Buffer<int64_t> wide(static_cast<size_t>(plan.wide_scratch_elements));
   for (const Step& step : plan.steps) {
     const Views v = views_of(plan, step);
     path::hit(step.kind);
@@ -33,11 +47,17 @@ std::vector<Tensor> run_on_host(const Plan& plan) {
       run_gemm_host(step.gemm, v, outputs[static_cast<size_t>(step.output)].i32());
       continue;
     }
+    if (step.kind == StepKind::kReduceWarp) {
+      run_reduce_warp(step.fast_reduce, v.in[0], outputs[static_cast<size_t>(step.output)].i32(),
+                      step.count);
+      continue;
+    }
     StepOutputs o;
     o.out = outputs[static_cast<size_t>(step.output)].i32();
     o.count = outputs[0].i32();
     o.y = outputs.size() > 1 ? outputs[1].i32() : nullptr;
     o.scratch = scratch.data();
+    o.wide = wide.data();
     with_step_params(step, [&](const auto& params) {
       for (int64_t i = 0; i < step.count; ++i) step_item(params, v, o, i);
     });

@@ -37,6 +37,8 @@ struct MapParams {
   IndexMap in[3];
   int64_t lo = 0, hi = 0;  // kMapClamp and the shifts' final clip
   int32_t shift = 0;       // the shifts' shift_bit
+  int64_t count = 0;       // output elements (the vector kernel's bound)
+  int32_t planted = kNoFault;
 };
 
 CVM_HD int64_t map_offset(const IndexMap& m, int32_t ndim, int64_t i, const int64_t* coords) {
@@ -46,15 +48,10 @@ CVM_HD int64_t map_offset(const IndexMap& m, int32_t ndim, int64_t i, const int6
   return offset;
 }
 
-// Output element i. Values are widened to int64, where every formula of the contract is exact
-// for inputs within their precision (|v| <= 2^31 - 1).
-CVM_HD int32_t map_element(const MapParams& p, const Views& v, int64_t i) {
-  int64_t coords[kMaxDims] = {};
-  bool any_map = false;
-  for (int32_t k = 0; k < p.arity; ++k) any_map = any_map || p.in[k].identity == 0;
-  if (any_map) unravel(p.out, i, coords);
-  const int64_t a = load(v.in[0], map_offset(p.in[0], p.out.n, i, coords));
-  const int64_t b = p.arity > 1 ? load(v.in[1], map_offset(p.in[1], p.out.n, i, coords)) : 0;
+// The value of an output element from its inputs' elements a, b, y (those past the arity
+// unused). Values are widened to int64, where every formula of the contract is exact for inputs
+// within their precision (|v| <= 2^31 - 1).
+CVM_HD int32_t map_value(const MapParams& p, int64_t a, int64_t b, int64_t y) {
   int64_t r = 0;
   switch (p.op) {
     case kMapAbs:
@@ -97,15 +94,48 @@ CVM_HD int32_t map_element(const MapParams& p, const Views& v, int64_t i) {
     case kMapRelu:
       r = max64(a, 0);
       break;
-    case kMapWhere: {
-      const int64_t y = load(v.in[2], map_offset(p.in[2], p.out.n, i, coords));
+    case kMapWhere:
       r = a != 0 ? b : y;
       break;
-    }
     default:
       break;
   }
   return static_cast<int32_t>(r);
+}
+
+// Output element i (one thread per element: cuda/simple, and the vector kernel's odd elements).
+CVM_HD int32_t map_element(const MapParams& p, const Views& v, int64_t i) {
+  int64_t coords[kMaxDims] = {};
+  bool any_map = false;
+  for (int32_t k = 0; k < p.arity; ++k) any_map = any_map || p.in[k].identity == 0;
+  if (any_map) unravel(p.out, i, coords);
+  int64_t x[3] = {};
+  for (int32_t k = 0; k < p.arity; ++k) x[k] = load(v.in[k], map_offset(p.in[k], p.out.n, i, coords));
+  return map_value(p, x[0], x[1], x[2]);
+}
+
+// Whether every input is read at the output's own index (elementwise, unary, same-shape
+// broadcasts): the vector kernel then loads and stores 16 bytes at a time.
+CVM_HD bool all_identity(const MapParams& p) {
+  bool identity = true;
+  for (int32_t k = 0; k < p.arity; ++k) identity = identity && p.in[k].identity != 0;
+  return identity;
+}
+
+// The vector kernel's item j: output elements [4j, 4j + 4), a full vector with one load per
+// input and one store, or the scalar tail past the last full vector (and any broadcast).
+CVM_HD void map_vector_item(const MapParams& p, const Views& v, int32_t* out, int64_t j) {
+  const int64_t first = 4 * j, last = min64(first + 4, p.count);
+  if (last - first == 4 && all_identity(p)) {
+    int32_t x[3][4] = {};
+    for (int32_t k = 0; k < p.arity; ++k) load4(v.in[k], first, x[k]);
+    int32_t y[4];
+    for (int32_t e = 0; e < 4; ++e) y[e] = map_value(p, x[0][e], x[1][e], x[2][e]);
+    store4(out, first, y);
+    return;
+  }
+  const bool drop = planted_fault(p.planted) == kFaultVectorTail && last - first < 4;
+  for (int64_t e = first; e < last - (drop ? 1 : 0); ++e) out[e] = map_element(p, v, e);
 }
 
 }  // namespace cvm::cuda

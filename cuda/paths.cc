@@ -26,12 +26,24 @@ const GemmPathIndex kGemmPaths[] = {CVMCHECK_CUDA_GEMM_PATHS(CVMCHECK_CUDA_GEMM_
 #undef CVMCHECK_CUDA_GEMM_PATH_DEFINE
 static_assert(sizeof kGemmPaths / sizeof kGemmPaths[0] == kGemmPathCount);
 
-// The step kinds a choice never launches: the simple kernels have no GEMM, the tiled ones no
-// per-element conv2d and dense.
+// Whether a kernel choice can launch a step kind: cuda/simple the one-thread-per-element (or
+// per-batch) kinds, the fast choices theirs, a forced reduction strategy its own steps alone.
 bool launches(const KernelChoice& choice, StepKind kind) {
-  const bool tiled_kind = kind == StepKind::kGemm || kind == StepKind::kDepthwise;
-  const bool simple_kind = kind == StepKind::kConv2d || kind == StepKind::kDense;
-  return choice.tiled ? !simple_kind : !tiled_kind;
+  switch (kind) {
+    case StepKind::kTake:
+    case StepKind::kPool:
+    case StepKind::kGather:  // the fast choices' too, for gathers without an innermost run
+    case StepKind::kValidCounts:
+    case StepKind::kNms: return true;
+    case StepKind::kMap:
+    case StepKind::kReduce:
+    case StepKind::kConv2d:
+    case StepKind::kDense: return !choice.tiled;
+    case StepKind::kReduceWarp: return choice.tiled && choice.reduce != kReduceSplit;
+    case StepKind::kReduceSplit:
+    case StepKind::kReduceCombine: return choice.tiled && choice.reduce != kReduceWarp;
+    default: return choice.tiled;
+  }
 }
 
 PathThreshold threshold(const std::string& name, const std::string& ops_list,

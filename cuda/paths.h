@@ -27,7 +27,18 @@ namespace cvm::cuda::path {
   X(kGemm, "cuda.step.gemm", "dense,conv2d", "the tiled int8 mma.sync GEMM (implicit for "     \
     "conv2d)")                                                                                 \
   X(kDepthwise, "cuda.conv2d.depthwise", "conv2d", "depthwise conv2d (one input channel per "  \
-    "group), one thread per output element")
+    "group), one thread per output element")                                                   \
+  X(kMapVec, "cuda.map.vector", "family:elementwise,family:broadcast,relu,cvm_lut,where",       \
+    "an elementwise map, four outputs per thread (16-byte loads and stores, scalar tail)")      \
+  X(kGatherRun, "cuda.gather.run", "family:transform_shape,strided_slice,slice_like,pad,"      \
+    "ov_strided_slice", "a gather whose innermost axis is a plain copy: runs of it, 16-byte "  \
+    "vectors where aligned")                                                                   \
+  X(kReduceWarp, "cuda.reduce.warp", "sum,max", "a warp per output (a reduced innermost axis), " \
+    "vector loads after an aligned head, a shuffle tree")                                      \
+  X(kReduceSplit, "cuda.reduce.split", "sum,max", "a thread per (output, chunk of its fiber), "  \
+    "int64 partials")                                                                          \
+  X(kReduceCombine, "cuda.reduce.combine", "sum,max", "the split reduction's partials "         \
+    "combined, a thread per output")
 
 // X(bit, id, ops, description): the tile paths (GemmPath bits).
 #define CVMCHECK_CUDA_GEMM_PATHS(X)                                                             \

@@ -68,7 +68,7 @@ Plan build_plan(const OpContext& ctx, const KernelChoice& choice) {
   const auto it = builders().find(ctx.op.name);
   check(it != builders().end(), "no CUDA plan for operator ", ctx.op.name);
   Plan plan = it->second(ctx);
-  for (Step& step : plan.steps) retile(step, choice);
+  choose_kernels(plan, choice);
   for (const Step& step : plan.steps) check(step.count >= 1, "a plan step has no work items");
   return plan;
 }

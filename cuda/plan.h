@@ -49,6 +49,9 @@ using Runner = std::vector<Tensor> (*)(const Plan&);
 // Builds the plan of one call (LogicError for an invalid call). Unknown operator names are a
 // RuntimeError (the backend registers only the operators it plans).
 Plan build_plan(const OpContext& ctx, const KernelChoice& choice = {});
+// Replaces the builders' one-thread-per-element steps by the fast kernels' steps of `choice`
+// (cuda/plan_fast.cc); cuda/simple's choice keeps them.
+void choose_kernels(Plan& plan, const KernelChoice& choice);
 // Replaces a one-thread-per-element conv2d or dense step by the tiled GEMM step (or the
 // depthwise step) of `choice` (cuda/plan_gemm.cc); other steps stay.
 void retile(Step& step, const KernelChoice& choice);

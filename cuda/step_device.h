@@ -15,14 +15,18 @@
 #include "cuda/gemm_device.h"
 #include "cuda/map_device.h"
 #include "cuda/nn_device.h"
+#include "cuda/reduce_device.h"
 #include "cuda/vision_device.h"
 
 namespace cvm::cuda {
 
-// kConv2d and kDense are the one-thread-per-element kernels (cuda/simple); kGemm is the tiled
-// tensor-core GEMM of dense and conv2d, kDepthwise depthwise conv2d's own kernel.
+// kMap, kGather, kReduce, kConv2d, kDense, kValidCounts and kNms are the one-thread-per-element
+// (or per-batch) kernels of cuda/simple. The fast kernels: kGemm, the tiled tensor-core GEMM of
+// dense and conv2d; kDepthwise, depthwise conv2d's own; kMapVec and kGatherRun, 16-byte vectors;
+// kReduceWarp (a warp per output), kReduceSplit and kReduceCombine (cuda/reduce_device.h).
 enum class StepKind {
-  kMap, kGather, kTake, kReduce, kConv2d, kDense, kPool, kValidCounts, kNms, kGemm, kDepthwise
+  kMap, kGather, kTake, kReduce, kConv2d, kDense, kPool, kValidCounts, kNms, kGemm, kDepthwise,
+  kMapVec, kGatherRun, kReduceWarp, kReduceSplit, kReduceCombine
 };
 
 struct Step {
@@ -41,6 +45,22 @@ struct Step {
   NmsParams nms;
   GemmParams gemm;
   DepthwiseParams depthwise;
+  FastReduceParams fast_reduce;  // kReduceWarp, kReduceSplit, kReduceCombine
+};
+
+// Distinct parameter types for the kinds that share a parameter struct, so that step_item's
+// overload (and the device kernel's instantiation) is the kind's own.
+struct VectorMapParams {
+  MapParams map;
+};
+struct RunGatherParams {
+  GatherParams gather;
+};
+struct SplitReduceParams {
+  FastReduceParams reduce;
+};
+struct CombineReduceParams {
+  FastReduceParams reduce;
 };
 
 // Where a step writes (host or device pointers, as the runner has them).
@@ -49,6 +69,7 @@ struct StepOutputs {
   int32_t* count = nullptr;    // outputs 0 and 1 (kValidCounts: valid_count and Y), or null
   int32_t* y = nullptr;
   int32_t* scratch = nullptr;  // the plan's int32 scratch (NMS)
+  int64_t* wide = nullptr;     // the plan's int64 scratch (split reductions' partials)
 };
 
 // Work item i (an output element, a gather item, or a batch) of a step with parameters p: one
@@ -85,9 +106,27 @@ CVM_HD void step_item(const DepthwiseParams& p, const Views& v, const StepOutput
   o.out[i] = depthwise_element(p, v, i);
 }
 
+CVM_HD void step_item(const VectorMapParams& p, const Views& v, const StepOutputs& o,
+                      int64_t i) {
+  map_vector_item(p.map, v, o.out, i);
+}
+CVM_HD void step_item(const RunGatherParams& p, const Views& v, const StepOutputs& o,
+                      int64_t i) {
+  gather_run_item(p.gather, v.in[0], o.out, i);
+}
+CVM_HD void step_item(const SplitReduceParams& p, const Views& v, const StepOutputs& o,
+                      int64_t i) {
+  reduce_split_item(p.reduce, v.in[0], o.wide, i);
+}
+CVM_HD void step_item(const CombineReduceParams& p, const Views&, const StepOutputs& o,
+                      int64_t i) {
+  o.out[i] = reduce_combine_item(p.reduce, o.wide, i);
+}
+
 // Calls f(the parameters of step's kind) (host code: the loop of cuda-host, the launch of the
-// device kernel). Not for kGemm, whose work items are CTA tiles, not threads: the runners
-// launch it themselves (cuda/gemm_host.cc, the device runner).
+// device kernel). Not for kGemm, whose work items are CTA tiles, nor for kReduceWarp, whose
+// items are warps: the runners launch those themselves (cuda/gemm_host.cc, cuda/warp_host.cc,
+// the device runner).
 template <typename F>
 void with_step_params(const Step& step, F&& f) {
   switch (step.kind) {
@@ -101,7 +140,12 @@ void with_step_params(const Step& step, F&& f) {
     case StepKind::kValidCounts: return f(step.valid_counts);
     case StepKind::kNms: return f(step.nms);
     case StepKind::kDepthwise: return f(step.depthwise);
-    case StepKind::kGemm: return;
+    case StepKind::kMapVec: return f(VectorMapParams{step.map});
+    case StepKind::kGatherRun: return f(RunGatherParams{step.gather});
+    case StepKind::kReduceSplit: return f(SplitReduceParams{step.fast_reduce});
+    case StepKind::kReduceCombine: return f(CombineReduceParams{step.fast_reduce});
+    case StepKind::kGemm:
+    case StepKind::kReduceWarp: return;
   }
 }
 
