@@ -9,7 +9,11 @@
 // per call); the kernels and the one copy back run on one stream, with one synchronization.
 #include <cuda_runtime.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -84,6 +88,7 @@ void copy_to_staging(void* dst, const void* src, size_t bytes) {
 // pool without reaching the driver. Calls are serialized: they share the staging buffers.
 struct DeviceContext {
   std::mutex mutex;
+  pid_t owner = ::getpid();  // a forked child cannot use its parent's runtime
   cudaStream_t stream = nullptr;
   PinnedBuffer to_device, to_host;
 
@@ -300,6 +305,10 @@ void launch(const Step& step, const Views& v, const StepOutputs& o, cudaStream_t
 
 std::vector<Tensor> run_on_device(const Plan& plan) {
   DeviceContext& ctx = context();
+  if (ctx.owner != ::getpid()) {
+    fail_runtime("the cuda backend was first used in the parent of this forked process, whose "
+                 "CUDA runtime a child cannot use: run it in one process (--jobs 1)");
+  }
   const std::lock_guard<std::mutex> lock(ctx.mutex);
   const cudaStream_t stream = ctx.stream;
   const ArenaLayout a = layout_of(plan);
@@ -362,22 +371,75 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
   return results;
 }
 
+struct DeviceProbe {
+  int devices = 0;
+  std::string error;     // why there is none
+  bool in_child = true;  // the parent's runtime is untouched
+};
+
+DeviceProbe probe_here() {
+  DeviceProbe probe;
+  probe.in_child = false;
+  const cudaError_t status = cudaGetDeviceCount(&probe.devices);
+  if (status != cudaSuccess) probe.devices = 0;
+  probe.error = status != cudaSuccess ? cudaGetErrorString(status) : "cudaGetDeviceCount found none";
+  cudaGetLastError();  // clear the error so later runtime calls start clean
+  return probe;
+}
+
+// Whether a device is present, asked of a forked child: a process whose runtime is initialized
+// cannot hand it to forked children, and the campaign's jobs are forked from this process.
+// Where the child cannot be made, the question is asked here (and the backend is not
+// fork-safe).
+DeviceProbe probe_devices() {
+  int fds[2];
+  if (::pipe(fds) != 0) return probe_here();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return probe_here();
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    const DeviceProbe probe = probe_here();
+    const std::string text = std::to_string(probe.devices) + "\n" + probe.error;
+    const ssize_t written = ::write(fds[1], text.data(), text.size());
+    ::_exit(written == static_cast<ssize_t>(text.size()) ? 0 : 1);
+  }
+  ::close(fds[1]);
+  std::string text;
+  char chunk[256];
+  for (ssize_t n; (n = ::read(fds[0], chunk, sizeof chunk)) > 0;) text.append(chunk, static_cast<size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  DeviceProbe probe;
+  const size_t newline = text.find('\n');
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || newline == std::string::npos) {
+    probe.error = "the device probe (a child process) failed";
+    return probe;
+  }
+  probe.devices = std::atoi(text.substr(0, newline).c_str());
+  probe.error = text.substr(newline + 1);
+  return probe;
+}
+
 }  // namespace
 
 void set_kernel_timing(bool on) { g_kernel_timing = on; }
 double last_kernel_ms() { return g_last_kernel_ms; }
 
 Backend make_device_backend() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
+  const DeviceProbe probe = probe_devices();
   Backend backend = make_backend("cuda", run_on_device);
-  backend.fork_safe = false;  // the runtime is initialized now, in the parent of any job
-  if (status != cudaSuccess || devices == 0) {
+  // The parent never initialized the runtime (probe_devices asked a child), so forked jobs
+  // each start their own; a job forked after the parent's own first call fails its calls
+  // clearly instead (DeviceContext).
+  backend.fork_safe = probe.in_child;
+  if (probe.devices == 0) {
     backend.available = false;
-    backend.unavailable_reason =
-        std::string("no CUDA device: ") +
-        (status != cudaSuccess ? cudaGetErrorString(status) : "cudaGetDeviceCount found none");
-    cudaGetLastError();  // clear the error so later runtime calls start clean
+    backend.unavailable_reason = "no CUDA device: " + probe.error;
   }
   return backend;
 }

@@ -39,12 +39,14 @@ struct MapParams {
   int32_t shift = 0;       // the shifts' shift_bit
   int64_t count = 0;       // output elements (the vector kernel's bound)
   int32_t planted = kNoFault;
+  int32_t narrow = 0;  // every index fits int32 (cuda/plan_fast.cc)
 };
 
-CVM_HD int64_t map_offset(const IndexMap& m, int32_t ndim, int64_t i, const int64_t* coords) {
+template <class I>
+CVM_HD I map_offset(const IndexMap& m, int32_t ndim, I i, const I* coords) {
   if (m.identity != 0) return i;
-  int64_t offset = 0;
-  for (int32_t j = 0; j < ndim; ++j) offset += coords[j] * m.mult[j];
+  I offset = 0;
+  for (int32_t j = 0; j < ndim; ++j) offset += coords[j] * static_cast<I>(m.mult[j]);
   return offset;
 }
 
@@ -104,14 +106,25 @@ CVM_HD int32_t map_value(const MapParams& p, int64_t a, int64_t b, int64_t y) {
 }
 
 // Output element i (one thread per element: cuda/simple, and the vector kernel's odd elements).
-CVM_HD int32_t map_element(const MapParams& p, const Views& v, int64_t i) {
-  int64_t coords[kMaxDims] = {};
+// I: the index type, int32_t where the plan found that every index fits (MapParams::narrow).
+template <class I>
+CVM_HD int32_t map_element_as(const MapParams& p, const Views& v, I i) {
+  I coords[kMaxDims] = {};
   bool any_map = false;
   for (int32_t k = 0; k < p.arity; ++k) any_map = any_map || p.in[k].identity == 0;
-  if (any_map) unravel(p.out, i, coords);
+  I rem = any_map ? i : I{0};
+  for (int32_t j = p.out.n - 1; j >= 0 && any_map; --j) {
+    coords[j] = rem % static_cast<I>(p.out.d[j]);
+    rem /= static_cast<I>(p.out.d[j]);
+  }
   int64_t x[3] = {};
   for (int32_t k = 0; k < p.arity; ++k) x[k] = load(v.in[k], map_offset(p.in[k], p.out.n, i, coords));
   return map_value(p, x[0], x[1], x[2]);
+}
+
+CVM_HD int32_t map_element(const MapParams& p, const Views& v, int64_t i) {
+  if (p.narrow != 0) return map_element_as<int32_t>(p, v, static_cast<int32_t>(i));
+  return map_element_as<int64_t>(p, v, i);
 }
 
 // Whether every input is read at the output's own index (elementwise, unary, same-shape

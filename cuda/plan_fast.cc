@@ -85,6 +85,44 @@ void add_reduce_steps(const Step& simple, const KernelChoice& choice, Plan& plan
   plan.steps.push_back(step);
 }
 
+// Saturating arithmetic for the index bounds below (attributes may be near int64's limits).
+int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r = 0;
+  return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r = 0;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+int64_t magnitude(int64_t v) { return v == INT64_MIN ? INT64_MAX : (v < 0 ? -v : v); }
+
+constexpr int64_t kNarrowLimit = INT32_MAX;
+
+// Whether every index and offset a map computes fits int32: its output's and inputs' sizes do.
+bool narrow_map(const Plan& plan, const Step& step) {
+  bool fits = step.map.count <= kNarrowLimit;
+  for (int k = 0; k < 3; ++k) {
+    if (step.input[k] >= 0) fits = fits && plan.inputs[static_cast<size_t>(step.input[k])]->size() <= kNarrowLimit;
+  }
+  return fits;
+}
+
+// Whether every intermediate of a gather's index math fits int32: the iteration index, and the
+// source and destination offsets bounded term by term (|coord| <= dim + mod + |shift|), the
+// padding's out-of-range reads included.
+bool narrow_gather(const GatherParams& g, int64_t count) {
+  int64_t src = magnitude(g.src_base), dst = magnitude(g.dst_base), dims = 1;
+  for (int32_t j = 0; j < g.dims.n; ++j) {
+    const AxisMap& a = g.axis[j];
+    const int64_t coord = sat_add(sat_add(g.dims.d[j], a.mod), magnitude(a.shift));
+    src = sat_add(src, sat_mul(coord, magnitude(a.mult)));
+    dst = sat_add(dst, sat_mul(g.dims.d[j], magnitude(g.dst_mult[j])));
+    dims = sat_mul(dims, g.dims.d[j]);
+  }
+  return count <= kNarrowLimit && dims <= kNarrowLimit && src <= kNarrowLimit &&
+         dst <= kNarrowLimit;
+}
+
 }  // namespace
 
 void choose_kernels(Plan& plan, const KernelChoice& choice) {
@@ -100,9 +138,11 @@ void choose_kernels(Plan& plan, const KernelChoice& choice) {
         step.kind = StepKind::kMapVec;
         step.map.count = step.count;
         step.map.planted = choice.planted;
+        step.map.narrow = narrow_map(plan, step) ? 1 : 0;
         step.count = (step.count + 3) / 4;
         break;
       case StepKind::kGather:
+        step.gather.narrow = narrow_gather(step.gather, step.count) ? 1 : 0;
         if (!innermost_is_run(step.gather)) break;
         step.kind = StepKind::kGatherRun;
         step.gather.planted = choice.planted;
