@@ -93,24 +93,35 @@ struct PoolParams {
   int64_t planes = 0, height = 0, width = 0;
   int64_t pool_h = 0, pool_w = 0, stride_h = 0, stride_w = 0, pad_h = 0, pad_w = 0;
   int64_t out_h = 0, out_w = 0;
+  int32_t narrow = 0;  // every index fits int32 (cuda/plan_fast.cc)
 };
 
-CVM_HD int32_t pool_element(const PoolParams& p, const InView& in, int64_t o) {
-  const int64_t q = o % p.out_w;
-  const int64_t r = (o / p.out_w) % p.out_h;
-  const int64_t plane = o / (p.out_w * p.out_h);
-  const int64_t h0 = max64(r * p.stride_h - p.pad_h, 0);
-  const int64_t h1 = min64(r * p.stride_h - p.pad_h + p.pool_h, p.height);
-  const int64_t w0 = max64(q * p.stride_w - p.pad_w, 0);
-  const int64_t w1 = min64(q * p.stride_w - p.pad_w + p.pool_w, p.width);
-  int32_t best = load(in, (plane * p.height + h0) * p.width + w0);
-  for (int64_t h = h0; h < h1; ++h) {
-    for (int64_t w = w0; w < w1; ++w) {
-      const int32_t x = load(in, (plane * p.height + h) * p.width + w);
+// I: the index type, int32_t where the plan found that every index fits (PoolParams::narrow).
+template <class I>
+CVM_HD int32_t pool_element_as(const PoolParams& p, const InView& in, I o) {
+  const I out_w = static_cast<I>(p.out_w), out_h = static_cast<I>(p.out_h);
+  const I height = static_cast<I>(p.height), width = static_cast<I>(p.width);
+  const I q = o % out_w;
+  const I r = (o / out_w) % out_h;
+  const I plane = o / (out_w * out_h);
+  const I top = r * static_cast<I>(p.stride_h) - static_cast<I>(p.pad_h);
+  const I left = q * static_cast<I>(p.stride_w) - static_cast<I>(p.pad_w);
+  const I h0 = top > 0 ? top : 0, w0 = left > 0 ? left : 0;
+  const I h1 = top + static_cast<I>(p.pool_h) < height ? top + static_cast<I>(p.pool_h) : height;
+  const I w1 = left + static_cast<I>(p.pool_w) < width ? left + static_cast<I>(p.pool_w) : width;
+  int32_t best = load(in, (plane * height + h0) * width + w0);
+  for (I h = h0; h < h1; ++h) {
+    for (I w = w0; w < w1; ++w) {
+      const int32_t x = load(in, (plane * height + h) * width + w);
       best = x > best ? x : best;
     }
   }
   return best;
+}
+
+CVM_HD int32_t pool_element(const PoolParams& p, const InView& in, int64_t o) {
+  if (p.narrow != 0) return pool_element_as<int32_t>(p, in, static_cast<int32_t>(o));
+  return pool_element_as<int64_t>(p, in, o);
 }
 
 }  // namespace cvm::cuda

@@ -123,6 +123,16 @@ bool narrow_gather(const GatherParams& g, int64_t count) {
          dst <= kNarrowLimit;
 }
 
+// Whether every intermediate of a window's index math fits int32: the planes' sizes, and the
+// window's corners (out * stride + pool, minus the padding).
+bool narrow_pool(const PoolParams& p, int64_t count) {
+  const int64_t input = sat_mul(sat_mul(p.planes, p.height), p.width);
+  const int64_t rows = sat_add(sat_add(sat_mul(p.out_h, p.stride_h), p.pool_h), p.pad_h);
+  const int64_t cols = sat_add(sat_add(sat_mul(p.out_w, p.stride_w), p.pool_w), p.pad_w);
+  return count <= kNarrowLimit && input <= kNarrowLimit && rows <= kNarrowLimit &&
+         cols <= kNarrowLimit;
+}
+
 }  // namespace
 
 void choose_kernels(Plan& plan, const KernelChoice& choice) {
@@ -148,6 +158,9 @@ void choose_kernels(Plan& plan, const KernelChoice& choice) {
         step.gather.planted = choice.planted;
         step.count = step.count / step.gather.dims.d[step.gather.dims.n - 1] *
                      run_vectors(step.gather);
+        break;
+      case StepKind::kPool:
+        step.pool.narrow = narrow_pool(step.pool, step.count) ? 1 : 0;
         break;
       default:
         retile(step, choice);
