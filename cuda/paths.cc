@@ -26,11 +26,16 @@ const GemmPathIndex kGemmPaths[] = {CVMCHECK_CUDA_GEMM_PATHS(CVMCHECK_CUDA_GEMM_
 #undef CVMCHECK_CUDA_GEMM_PATH_DEFINE
 static_assert(sizeof kGemmPaths / sizeof kGemmPaths[0] == kGemmPathCount);
 
-// The step kinds a choice never launches: the simple kernels have no GEMM, the tiled ones no
-// per-element conv2d and dense.
+// The step kinds a choice never launches: the simple kernels have no GEMM and no parallel
+// vision steps, the fast ones no per-element conv2d and dense and no per-batch vision steps
+// (but for an NMS call whose mask would be too large, cuda/plan_nms.cc: no generator draws one).
 bool launches(const KernelChoice& choice, StepKind kind) {
-  const bool tiled_kind = kind == StepKind::kGemm || kind == StepKind::kDepthwise;
-  const bool simple_kind = kind == StepKind::kConv2d || kind == StepKind::kDense;
+  const bool tiled_kind = kind == StepKind::kGemm || kind == StepKind::kDepthwise ||
+                          kind == StepKind::kValidCountsWarp || kind == StepKind::kNmsKeys ||
+                          kind == StepKind::kNmsSort || kind == StepKind::kNmsMask ||
+                          kind == StepKind::kNmsGreedy || kind == StepKind::kNmsFill;
+  const bool simple_kind = kind == StepKind::kConv2d || kind == StepKind::kDense ||
+                           kind == StepKind::kValidCounts || kind == StepKind::kNms;
   return choice.tiled ? !simple_kind : !tiled_kind;
 }
 

@@ -27,7 +27,17 @@ namespace cvm::cuda::path {
   X(kGemm, "cuda.step.gemm", "dense,conv2d", "the tiled int8 mma.sync GEMM (implicit for "     \
     "conv2d)")                                                                                 \
   X(kDepthwise, "cuda.conv2d.depthwise", "conv2d", "depthwise conv2d (one input channel per "  \
-    "group), one thread per output element")
+    "group), one thread per output element")                                                  \
+  X(kValidCountsWarp, "cuda.valid_counts.warp", "get_valid_counts", "one warp per batch: a "    \
+    "ballot places each chunk's valid rows")                                                   \
+  X(kNmsKeys, "cuda.nms.keys", "non_max_suppression", "NMS sort keys, one thread per row")      \
+  X(kNmsSort, "cuda.nms.sort", "non_max_suppression", "NMS stable segmented sort by score "     \
+    "(CUB on the device)")                                                                     \
+  X(kNmsMask, "cuda.nms.mask", "non_max_suppression", "NMS suppression mask, one thread per "   \
+    "(box, mask word); only calls that scan a box")                                            \
+  X(kNmsGreedy, "cuda.nms.greedy", "non_max_suppression", "NMS greedy pass over the mask, one " \
+    "warp per batch")                                                                          \
+  X(kNmsFill, "cuda.nms.fill", "non_max_suppression", "NMS output, one thread per value")
 
 // X(bit, id, ops, description): the tile paths (GemmPath bits).
 #define CVMCHECK_CUDA_GEMM_PATHS(X)                                                             \

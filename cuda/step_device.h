@@ -14,15 +14,20 @@
 #include "cuda/gather_device.h"
 #include "cuda/gemm_device.h"
 #include "cuda/map_device.h"
+#include "cuda/nms_device.h"
 #include "cuda/nn_device.h"
 #include "cuda/vision_device.h"
 
 namespace cvm::cuda {
 
 // kConv2d and kDense are the one-thread-per-element kernels (cuda/simple); kGemm is the tiled
-// tensor-core GEMM of dense and conv2d, kDepthwise depthwise conv2d's own kernel.
+// tensor-core GEMM of dense and conv2d, kDepthwise depthwise conv2d's own kernel. kValidCounts
+// and kNms are one thread per batch (cuda/simple); the parallel vision steps replace them
+// (cuda/nms_device.h): kValidCountsWarp and kNmsGreedy are one warp per batch, kNmsSort a
+// library sort, the others one thread per item.
 enum class StepKind {
-  kMap, kGather, kTake, kReduce, kConv2d, kDense, kPool, kValidCounts, kNms, kGemm, kDepthwise
+  kMap, kGather, kTake, kReduce, kConv2d, kDense, kPool, kValidCounts, kNms, kGemm, kDepthwise,
+  kValidCountsWarp, kNmsKeys, kNmsSort, kNmsMask, kNmsGreedy, kNmsFill
 };
 
 struct Step {
@@ -41,6 +46,12 @@ struct Step {
   NmsParams nms;
   GemmParams gemm;
   DepthwiseParams depthwise;
+  ValidCountsWarpParams valid_counts_warp;
+  NmsKeysParams nms_keys;
+  NmsSortParams nms_sort;
+  NmsMaskParams nms_mask;
+  NmsGreedyParams nms_greedy;
+  NmsFillParams nms_fill;
 };
 
 // Where a step writes (host or device pointers, as the runner has them).
@@ -49,6 +60,7 @@ struct StepOutputs {
   int32_t* count = nullptr;    // outputs 0 and 1 (kValidCounts: valid_count and Y), or null
   int32_t* y = nullptr;
   int32_t* scratch = nullptr;  // the plan's int32 scratch (NMS)
+  int64_t* wide = nullptr;     // the plan's int64 scratch (NMS masks)
 };
 
 // Work item i (an output element, a gather item, or a batch) of a step with parameters p: one
@@ -84,10 +96,20 @@ CVM_HD void step_item(const NmsParams& p, const Views& v, const StepOutputs& o, 
 CVM_HD void step_item(const DepthwiseParams& p, const Views& v, const StepOutputs& o, int64_t i) {
   o.out[i] = depthwise_element(p, v, i);
 }
+CVM_HD void step_item(const NmsKeysParams& p, const Views& v, const StepOutputs& o, int64_t i) {
+  nms_key_item(p, v, o.scratch, i);
+}
+CVM_HD void step_item(const NmsMaskParams& p, const Views& v, const StepOutputs& o, int64_t i) {
+  nms_mask_item(p, v, o.scratch, o.wide, i);
+}
+CVM_HD void step_item(const NmsFillParams& p, const Views& v, const StepOutputs& o, int64_t i) {
+  o.out[i] = nms_fill_value(p, v, o.scratch, i);
+}
 
 // Calls f(the parameters of step's kind) (host code: the loop of cuda-host, the launch of the
-// device kernel). Not for kGemm, whose work items are CTA tiles, not threads: the runners
-// launch it themselves (cuda/gemm_host.cc, the device runner).
+// device kernel). Not for kGemm, whose work items are CTA tiles, not threads, nor for the warp
+// and library steps (kValidCountsWarp, kNmsGreedy, kNmsSort): the runners run those themselves
+// (cuda/gemm_host.cc, cuda/nms_host.cc, the device runner).
 template <typename F>
 void with_step_params(const Step& step, F&& f) {
   switch (step.kind) {
@@ -101,7 +123,13 @@ void with_step_params(const Step& step, F&& f) {
     case StepKind::kValidCounts: return f(step.valid_counts);
     case StepKind::kNms: return f(step.nms);
     case StepKind::kDepthwise: return f(step.depthwise);
-    case StepKind::kGemm: return;
+    case StepKind::kNmsKeys: return f(step.nms_keys);
+    case StepKind::kNmsMask: return f(step.nms_mask);
+    case StepKind::kNmsFill: return f(step.nms_fill);
+    case StepKind::kGemm:
+    case StepKind::kValidCountsWarp:
+    case StepKind::kNmsSort:
+    case StepKind::kNmsGreedy: return;
   }
 }
 
