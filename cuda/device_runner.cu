@@ -4,6 +4,7 @@
 // cudaGetErrorString (never an abort). The plan was validated on the host before this runs.
 #include <cuda_runtime.h>
 
+#include <cub/device/device_segmented_radix_sort.cuh>
 #include <utility>
 
 #include "cuda/paths.h"
@@ -100,6 +101,88 @@ void launch_gemm(const GemmParams& p, const Views& v, int32_t* out) {
   gemm_kernel<T><<<blocks, T::kThreads>>>(p, v, out);
 }
 
+// The vision warp steps (cuda/nms_device.h): one batch per warp, kVisionWarps warps per block,
+// grid-stride over batches; every lane of a warp takes the same batch, so the ballots and
+// shuffles see all 32 lanes. The per-lane phases are cuda-host's (cuda/nms_host.cc).
+constexpr int32_t kVisionWarps = 4;
+
+__device__ void warp_batch(const ValidCountsWarpParams& wp, const Views& v, const StepOutputs& o,
+                           int64_t b, int32_t lane) {
+  const ValidCountsParams& p = wp.v;
+  int64_t base = 0;
+  for (int64_t r0 = 0; r0 < p.rows; r0 += kWarp) {
+    const bool valid = valid_row(p, v.in[0], b, r0 + lane);
+    const uint32_t mask = ballot(valid);
+    if (valid) {
+      valid_row_copy(p, v.in[0], o.y, b, r0 + lane, base + count_bits(mask & lanes_below(lane)));
+    }
+    base += count_bits(mask);
+  }
+  valid_rows_fill(p, o.count, o.y, b, base, lane);
+}
+
+__device__ void warp_batch(const NmsGreedyParams& p, const Views& v, const StepOutputs& o,
+                           int64_t b, int32_t lane) {
+  const NmsLayout& l = p.l;
+  nms_greedy_clear(l, o.wide, b, lane);
+  const int64_t scanned = nms_scanned(l, v.in[1], b);
+  int64_t kept = 0;
+  for (int64_t i = 0; i < scanned && !nms_full(p, kept); ++i) {
+    const uint64_t removed = shfl(nms_owned_bit(l, o.wide, b, i, lane), nms_owner(l, i));
+    if (!nms_keeps(l, v, o.scratch, b, i, removed)) continue;
+    nms_keep(l, o.scratch, o.wide, b, i, kept, lane);
+    ++kept;
+  }
+  if (lane == 0) nms_kept_count(l, o.scratch)[b] = static_cast<int32_t>(kept);
+}
+
+template <typename P>
+__global__ void __launch_bounds__(kVisionWarps* kWarp)
+    warp_step_kernel(P p, Views v, StepOutputs o, int64_t batches) {
+  const int64_t first = blockIdx.x * int64_t{kVisionWarps} + threadIdx.x / kWarp;
+  for (int64_t b = first; b < batches; b += int64_t{gridDim.x} * kVisionWarps) {
+    warp_batch(p, v, o, b, lane_id());
+  }
+}
+
+// NMS's stable sort of each batch's (score, row) pairs by descending score: CUB's segmented
+// radix sort (stable: equal scores keep their input order). Its temporary storage joins
+// `temporaries`, freed after the call's synchronization.
+void sort_nms(const NmsLayout& l, const StepOutputs& o, std::vector<DeviceBuffer>& temporaries) {
+  int32_t* s = o.scratch;
+  const int items = static_cast<int>(nms_plane(l));  // <= 2^30 / 6 (the tensor limit)
+  const int segments = static_cast<int>(l.batches);
+  const auto sort = [&](void* temp, size_t& bytes) {
+    return cub::DeviceSegmentedRadixSort::SortPairsDescending(
+        temp, bytes, nms_keys_in(l, s), nms_keys_sorted(l, s), nms_rows_in(l, s),
+        nms_rows_sorted(l, s), items, segments, nms_begins(l, s), nms_ends(l, s));
+  };
+  size_t bytes = 0;
+  cuda_check(sort(nullptr, bytes), "cub sort (storage size)");
+  temporaries.emplace_back(bytes > 0 ? bytes : 1);  // a null storage would only ask the size
+  cuda_check(sort(temporaries.back().get(), bytes), "cub sort");
+}
+
+// Launches a vision warp or library step and returns true; false for any other kind.
+bool launch_vision(const Step& step, const Views& v, const StepOutputs& o,
+                   std::vector<DeviceBuffer>& temporaries) {
+  const int64_t warps_blocks = (step.count + kVisionWarps - 1) / kVisionWarps;
+  const unsigned blocks = static_cast<unsigned>(warps_blocks < 65535 ? warps_blocks : 65535);
+  switch (step.kind) {
+    case StepKind::kValidCountsWarp:
+      warp_step_kernel<<<blocks, kVisionWarps * kWarp>>>(step.valid_counts_warp, v, o, step.count);
+      return true;
+    case StepKind::kNmsGreedy:
+      warp_step_kernel<<<blocks, kVisionWarps * kWarp>>>(step.nms_greedy, v, o, step.count);
+      return true;
+    case StepKind::kNmsSort:
+      sort_nms(step.nms_sort.l, o, temporaries);
+      return true;
+    default:
+      return false;
+  }
+}
+
 constexpr int kThreads = 256;
 
 unsigned blocks_for(int64_t n, int threads = kThreads) {
@@ -163,6 +246,8 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
     outputs.emplace_back(static_cast<size_t>(shape_size(spec.shape)) * sizeof(int32_t));
   }
   DeviceBuffer scratch(static_cast<size_t>(plan.scratch_elements) * sizeof(int32_t));
+  DeviceBuffer wide(static_cast<size_t>(plan.wide_scratch_elements) * sizeof(int64_t));
+  std::vector<DeviceBuffer> temporaries;  // library steps' storage (NMS's sort)
 
   KernelTimer timer;
   for (const Step& step : plan.steps) {
@@ -178,6 +263,7 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
     o.count = outputs[0].as<int32_t>();
     o.y = outputs.size() > 1 ? outputs[1].as<int32_t>() : nullptr;
     o.scratch = scratch.as<int32_t>();
+    o.wide = wide.as<int64_t>();
     const int64_t n = step.count;
     // A batch item (valid counts, NMS) is a whole batch's sequential scan: small blocks spread
     // the few batches.
@@ -188,6 +274,10 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
       } else {
         launch_gemm<WideTile>(step.gemm, v, o.out);
       }
+      cuda_check(cudaGetLastError(), "kernel launch");
+      continue;
+    }
+    if (launch_vision(step, v, o, temporaries)) {
       cuda_check(cudaGetLastError(), "kernel launch");
       continue;
     }
