@@ -15,9 +15,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include <cub/device/device_segmented_radix_sort.cuh>
 #include <utility>
 
 #include "cuda/paths.h"
@@ -191,6 +194,92 @@ void launch_gemm(const GemmParams& p, const Views& v, int32_t* out, cudaStream_t
   gemm_kernel<T><<<blocks, T::kThreads, 0, stream>>>(p, v, out);
 }
 
+// The vision warp steps (cuda/nms_device.h): one batch per warp, kVisionWarps warps per block,
+// grid-stride over batches; every lane of a warp takes the same batch, so the ballots and
+// shuffles see all 32 lanes. The per-lane phases are cuda-host's (cuda/nms_host.cc).
+constexpr int32_t kVisionWarps = 4;
+
+__device__ void warp_batch(const ValidCountsWarpParams& wp, const Views& v, const StepOutputs& o,
+                           int64_t b, int32_t lane) {
+  const ValidCountsParams& p = wp.v;
+  int64_t base = 0;
+  for (int64_t r0 = 0; r0 < p.rows; r0 += kWarp) {
+    const bool valid = valid_row(p, v.in[0], b, r0 + lane);
+    const uint32_t mask = ballot(valid);
+    if (valid) {
+      valid_row_copy(p, v.in[0], o.y, b, r0 + lane, base + count_bits(mask & lanes_below(lane)));
+    }
+    base += count_bits(mask);
+  }
+  valid_rows_fill(p, o.count, o.y, b, base, lane);
+}
+
+__device__ void warp_batch(const NmsGreedyParams& p, const Views& v, const StepOutputs& o,
+                           int64_t b, int32_t lane) {
+  const NmsLayout& l = p.l;
+  nms_greedy_clear(l, o.wide, b, lane);
+  const int64_t scanned = nms_scanned(l, v.in[1], b);
+  int64_t kept = 0;
+  for (int64_t i = 0; i < scanned && !nms_full(p, kept); ++i) {
+    const uint64_t removed = shfl(nms_owned_bit(l, o.wide, b, i, lane), nms_owner(l, i));
+    if (!nms_keeps(l, v, o.scratch, b, i, removed)) continue;
+    nms_keep(l, o.scratch, o.wide, b, i, kept, lane);
+    ++kept;
+  }
+  if (lane == 0) nms_kept_count(l, o.scratch)[b] = static_cast<int32_t>(kept);
+}
+
+template <typename P>
+__global__ void __launch_bounds__(kVisionWarps* kWarp)
+    warp_step_kernel(P p, Views v, StepOutputs o, int64_t batches) {
+  const int64_t first = blockIdx.x * int64_t{kVisionWarps} + threadIdx.x / kWarp;
+  for (int64_t b = first; b < batches; b += int64_t{gridDim.x} * kVisionWarps) {
+    warp_batch(p, v, o, b, lane_id());
+  }
+}
+
+// NMS's stable sort of each batch's (score, row) pairs by descending score: CUB's segmented
+// radix sort (stable: equal scores keep their input order). Its temporary storage joins
+// `temporaries`, freed after the call's synchronization.
+void sort_nms(const NmsLayout& l, const StepOutputs& o, std::deque<DeviceBuffer>& temporaries,
+              cudaStream_t stream) {
+  int32_t* s = o.scratch;
+  const int items = static_cast<int>(nms_plane(l));  // <= 2^30 / 6 (the tensor limit)
+  const int segments = static_cast<int>(l.batches);
+  const auto sort = [&](void* temp, size_t& bytes) {
+    return cub::DeviceSegmentedRadixSort::SortPairsDescending(
+        temp, bytes, nms_keys_in(l, s), nms_keys_sorted(l, s), nms_rows_in(l, s),
+        nms_rows_sorted(l, s), items, segments, nms_begins(l, s), nms_ends(l, s), 0,
+        static_cast<int>(sizeof(int32_t) * 8), stream);
+  };
+  size_t bytes = 0;
+  cuda_check(sort(nullptr, bytes), "cub sort (storage size)");
+  temporaries.emplace_back(bytes > 0 ? bytes : 1, stream);  // null storage: only asks the size
+  cuda_check(sort(temporaries.back().get(), bytes), "cub sort");
+}
+
+// Launches a vision warp or library step and returns true; false for any other kind.
+bool launch_vision(const Step& step, const Views& v, const StepOutputs& o,
+                   std::deque<DeviceBuffer>& temporaries, cudaStream_t stream) {
+  const int64_t warps_blocks = (step.count + kVisionWarps - 1) / kVisionWarps;
+  const unsigned blocks = static_cast<unsigned>(warps_blocks < 65535 ? warps_blocks : 65535);
+  switch (step.kind) {
+    case StepKind::kValidCountsWarp:
+      warp_step_kernel<<<blocks, kVisionWarps * kWarp, 0, stream>>>(step.valid_counts_warp, v, o,
+                                                                    step.count);
+      return true;
+    case StepKind::kNmsGreedy:
+      warp_step_kernel<<<blocks, kVisionWarps * kWarp, 0, stream>>>(step.nms_greedy, v, o,
+                                                                    step.count);
+      return true;
+    case StepKind::kNmsSort:
+      sort_nms(step.nms_sort.l, o, temporaries, stream);
+      return true;
+    default:
+      return false;
+  }
+}
+
 constexpr int kThreads = 256;
 
 unsigned blocks_for(int64_t n, int threads = kThreads) {
@@ -277,8 +366,9 @@ __global__ void reduce_warp_kernel(FastReduceParams p, InView in, int32_t* out, 
   }
 }
 
-// Launches one step on `stream`.
-void launch(const Step& step, const Views& v, const StepOutputs& o, cudaStream_t stream) {
+// Launches one step on `stream` (library steps' storage joins `temporaries`).
+void launch(const Step& step, const Views& v, const StepOutputs& o, cudaStream_t stream,
+            std::deque<DeviceBuffer>& temporaries) {
   const int64_t n = step.count;
   path::hit(step.kind);
   if (step.kind == StepKind::kGemm) {
@@ -291,7 +381,7 @@ void launch(const Step& step, const Views& v, const StepOutputs& o, cudaStream_t
     const int64_t warps_per_block = kThreads / kWarp;
     reduce_warp_kernel<<<blocks_for(n, static_cast<int>(warps_per_block)), kThreads, 0, stream>>>(
         step.fast_reduce, v.in[0], o.out, n);
-  } else {
+  } else if (!launch_vision(step, v, o, temporaries, stream)) {
     // A batch item (valid counts, NMS) is a whole batch's sequential scan: small blocks spread
     // the few batches.
     const bool batches = step.kind == StepKind::kValidCounts || step.kind == StepKind::kNms;
@@ -330,6 +420,7 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
                "cudaMemcpyAsync to the device");
   }
 
+  std::deque<DeviceBuffer> temporaries;  // library steps' storage (NMS's sort)
   KernelTimer timer(stream);
   for (const Step& step : plan.steps) {
     // A grid of zero blocks is an invalid configuration: a step without items launches nothing
@@ -348,7 +439,7 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
     o.y = plan.outputs.size() > 1 ? output(1) : nullptr;
     o.scratch = reinterpret_cast<int32_t*>(base + a.scratch_at);
     o.wide = reinterpret_cast<int64_t*>(base + a.wide_at);
-    launch(step, v, o, stream);
+    launch(step, v, o, stream, temporaries);
   }
   timer.stop();
 

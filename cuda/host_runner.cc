@@ -4,6 +4,7 @@
 // host setup (validation, inference, plan) is the CUDA backend's own, so every differential
 // test of this backend checks the CUDA kernels' logic without a GPU.
 #include "cuda/gemm_host.h"
+#include "cuda/nms_host.h"
 #include "cuda/paths.h"
 #include "cuda/plan.h"
 
@@ -58,6 +59,7 @@ std::vector<Tensor> run_on_host(const Plan& plan) {
     o.y = outputs.size() > 1 ? outputs[1].i32() : nullptr;
     o.scratch = scratch.data();
     o.wide = wide.data();
+    if (run_vision_host(step, v, o)) continue;
     with_step_params(step, [&](const auto& params) {
       for (int64_t i = 0; i < step.count; ++i) step_item(params, v, o, i);
     });

@@ -28,17 +28,19 @@ static_assert(sizeof kGemmPaths / sizeof kGemmPaths[0] == kGemmPathCount);
 
 // Whether a kernel choice can launch a step kind: cuda/simple the one-thread-per-element (or
 // per-batch) kinds, the fast choices theirs, a forced reduction strategy its own steps alone.
+// The fast choices keep the per-batch NMS for a call whose mask would be too large
+// (cuda/plan_nms.cc), which no generator draws: it is not declared.
 bool launches(const KernelChoice& choice, StepKind kind) {
   switch (kind) {
     case StepKind::kTake:
     case StepKind::kPool:
-    case StepKind::kGather:  // the fast choices' too, for gathers without an innermost run
-    case StepKind::kValidCounts:
-    case StepKind::kNms: return true;
+    case StepKind::kGather: return true;  // the fast choices' too, for gathers without a run
     case StepKind::kMap:
     case StepKind::kReduce:
     case StepKind::kConv2d:
-    case StepKind::kDense: return !choice.tiled;
+    case StepKind::kDense:
+    case StepKind::kValidCounts:
+    case StepKind::kNms: return !choice.tiled;
     case StepKind::kReduceWarp: return choice.tiled && choice.reduce != kReduceSplit;
     case StepKind::kReduceSplit:
     case StepKind::kReduceCombine: return choice.tiled && choice.reduce != kReduceWarp;

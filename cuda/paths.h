@@ -38,7 +38,17 @@ namespace cvm::cuda::path {
   X(kReduceSplit, "cuda.reduce.split", "sum,max", "a thread per (output, chunk of its fiber), "  \
     "int64 partials")                                                                          \
   X(kReduceCombine, "cuda.reduce.combine", "sum,max", "the split reduction's partials "         \
-    "combined, a thread per output")
+    "combined, a thread per output")                                                           \
+  X(kValidCountsWarp, "cuda.valid_counts.warp", "get_valid_counts", "one warp per batch: a "    \
+    "ballot places each chunk's valid rows")                                                   \
+  X(kNmsKeys, "cuda.nms.keys", "non_max_suppression", "NMS sort keys, one thread per row")      \
+  X(kNmsSort, "cuda.nms.sort", "non_max_suppression", "NMS stable segmented sort by score "     \
+    "(CUB on the device)")                                                                     \
+  X(kNmsMask, "cuda.nms.mask", "non_max_suppression", "NMS suppression mask, one thread per "   \
+    "(box, mask word); only calls that scan a box")                                            \
+  X(kNmsGreedy, "cuda.nms.greedy", "non_max_suppression", "NMS greedy pass over the mask, one " \
+    "warp per batch")                                                                          \
+  X(kNmsFill, "cuda.nms.fill", "non_max_suppression", "NMS output, one thread per value")
 
 // X(bit, id, ops, description): the tile paths (GemmPath bits).
 #define CVMCHECK_CUDA_GEMM_PATHS(X)                                                             \

@@ -69,6 +69,7 @@ Plan build_plan(const OpContext& ctx, const KernelChoice& choice) {
   check(it != builders().end(), "no CUDA plan for operator ", ctx.op.name);
   Plan plan = it->second(ctx);
   choose_kernels(plan, choice);
+  parallel_vision(plan, choice);
   for (const Step& step : plan.steps) check(step.count >= 1, "a plan step has no work items");
   return plan;
 }

@@ -55,6 +55,9 @@ void choose_kernels(Plan& plan, const KernelChoice& choice);
 // Replaces a one-thread-per-element conv2d or dense step by the tiled GEMM step (or the
 // depthwise step) of `choice` (cuda/plan_gemm.cc); other steps stay.
 void retile(Step& step, const KernelChoice& choice);
+// Replaces the one-thread-per-batch get_valid_counts and non_max_suppression steps by the
+// parallel ones of `choice` (cuda/plan_nms.cc, cuda/nms_device.h), with their scratch.
+void parallel_vision(Plan& plan, const KernelChoice& choice);
 // Canonical names of every operator build_plan handles.
 std::vector<std::string> planned_ops();
 

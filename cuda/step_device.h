@@ -14,6 +14,7 @@
 #include "cuda/gather_device.h"
 #include "cuda/gemm_device.h"
 #include "cuda/map_device.h"
+#include "cuda/nms_device.h"
 #include "cuda/nn_device.h"
 #include "cuda/reduce_device.h"
 #include "cuda/vision_device.h"
@@ -23,10 +24,13 @@ namespace cvm::cuda {
 // kMap, kGather, kReduce, kConv2d, kDense, kValidCounts and kNms are the one-thread-per-element
 // (or per-batch) kernels of cuda/simple. The fast kernels: kGemm, the tiled tensor-core GEMM of
 // dense and conv2d; kDepthwise, depthwise conv2d's own; kMapVec and kGatherRun, 16-byte vectors;
-// kReduceWarp (a warp per output), kReduceSplit and kReduceCombine (cuda/reduce_device.h).
+// kReduceWarp (a warp per output), kReduceSplit and kReduceCombine (cuda/reduce_device.h); the
+// parallel vision steps (cuda/nms_device.h): kValidCountsWarp and kNmsGreedy are one warp per
+// batch, kNmsSort a library sort, the others one thread per item.
 enum class StepKind {
   kMap, kGather, kTake, kReduce, kConv2d, kDense, kPool, kValidCounts, kNms, kGemm, kDepthwise,
-  kMapVec, kGatherRun, kReduceWarp, kReduceSplit, kReduceCombine
+  kMapVec, kGatherRun, kReduceWarp, kReduceSplit, kReduceCombine,
+  kValidCountsWarp, kNmsKeys, kNmsSort, kNmsMask, kNmsGreedy, kNmsFill
 };
 
 struct Step {
@@ -46,6 +50,12 @@ struct Step {
   GemmParams gemm;
   DepthwiseParams depthwise;
   FastReduceParams fast_reduce;  // kReduceWarp, kReduceSplit, kReduceCombine
+  ValidCountsWarpParams valid_counts_warp;
+  NmsKeysParams nms_keys;
+  NmsSortParams nms_sort;
+  NmsMaskParams nms_mask;
+  NmsGreedyParams nms_greedy;
+  NmsFillParams nms_fill;
 };
 
 // Distinct parameter types for the kinds that share a parameter struct, so that step_item's
@@ -69,7 +79,7 @@ struct StepOutputs {
   int32_t* count = nullptr;    // outputs 0 and 1 (kValidCounts: valid_count and Y), or null
   int32_t* y = nullptr;
   int32_t* scratch = nullptr;  // the plan's int32 scratch (NMS)
-  int64_t* wide = nullptr;     // the plan's int64 scratch (split reductions' partials)
+  int64_t* wide = nullptr;     // the plan's int64 scratch (split partials, NMS masks)
 };
 
 // Work item i (an output element, a gather item, or a batch) of a step with parameters p: one
@@ -105,6 +115,15 @@ CVM_HD void step_item(const NmsParams& p, const Views& v, const StepOutputs& o, 
 CVM_HD void step_item(const DepthwiseParams& p, const Views& v, const StepOutputs& o, int64_t i) {
   o.out[i] = depthwise_element(p, v, i);
 }
+CVM_HD void step_item(const NmsKeysParams& p, const Views& v, const StepOutputs& o, int64_t i) {
+  nms_key_item(p, v, o.scratch, i);
+}
+CVM_HD void step_item(const NmsMaskParams& p, const Views& v, const StepOutputs& o, int64_t i) {
+  nms_mask_item(p, v, o.scratch, o.wide, i);
+}
+CVM_HD void step_item(const NmsFillParams& p, const Views& v, const StepOutputs& o, int64_t i) {
+  o.out[i] = nms_fill_value(p, v, o.scratch, i);
+}
 
 CVM_HD void step_item(const VectorMapParams& p, const Views& v, const StepOutputs& o,
                       int64_t i) {
@@ -124,9 +143,9 @@ CVM_HD void step_item(const CombineReduceParams& p, const Views&, const StepOutp
 }
 
 // Calls f(the parameters of step's kind) (host code: the loop of cuda-host, the launch of the
-// device kernel). Not for kGemm, whose work items are CTA tiles, nor for kReduceWarp, whose
-// items are warps: the runners launch those themselves (cuda/gemm_host.cc, cuda/warp_host.cc,
-// the device runner).
+// device kernel). Not for kGemm, whose work items are CTA tiles, nor for the warp and library
+// steps (kReduceWarp, kValidCountsWarp, kNmsGreedy, kNmsSort): the runners run those themselves
+// (cuda/gemm_host.cc, cuda/host_runner.cc, cuda/nms_host.cc, the device runner).
 template <typename F>
 void with_step_params(const Step& step, F&& f) {
   switch (step.kind) {
@@ -144,7 +163,13 @@ void with_step_params(const Step& step, F&& f) {
     case StepKind::kGatherRun: return f(RunGatherParams{step.gather});
     case StepKind::kReduceSplit: return f(SplitReduceParams{step.fast_reduce});
     case StepKind::kReduceCombine: return f(CombineReduceParams{step.fast_reduce});
+    case StepKind::kNmsKeys: return f(step.nms_keys);
+    case StepKind::kNmsMask: return f(step.nms_mask);
+    case StepKind::kNmsFill: return f(step.nms_fill);
     case StepKind::kGemm:
+    case StepKind::kValidCountsWarp:
+    case StepKind::kNmsSort:
+    case StepKind::kNmsGreedy:
     case StepKind::kReduceWarp: return;
   }
 }

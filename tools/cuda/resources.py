@@ -98,9 +98,33 @@ def parse(lines):
     return kernels
 
 
+def template_arguments(text, start):
+    """The top-level template arguments of the list opening just before `start`."""
+    args, depth, current = [], 0, ""
+    for ch in text[start:]:
+        if ch == "<" or ch == "(":
+            depth += 1
+        elif (ch == ">" or ch == ")") and depth > 0:
+            depth -= 1
+        elif ch == ">" or (ch == "," and depth == 0):
+            args.append(current.strip())
+            current = ""
+            if ch == ">":
+                break
+            continue
+        current += ch
+    return args
+
+
 def short_name(demangled):
     """step_kernel<cvm::cuda::MapParams> -> MapParams: the step kind is the template argument;
-    gemm_kernel<cvm::cuda::TileShape<2, 2, 2, 4, 2> > -> GemmTile<2,2,2,4,2>: the tile shape."""
+    gemm_kernel<cvm::cuda::TileShape<2, 2, 2, 4, 2> > -> GemmTile<2,2,2,4,2>: the tile shape;
+    a CUB kernel (NMS's sort) -> cub::<kernel>, its versioned namespaces and policy dropped, and
+    /alt for the segmented radix sort's alternate-digit pass (its bool argument true)."""
+    m = re.match(r"void cub::(?:\w+::)*?(\w+Kernel)<", demangled)
+    if m:
+        alt = template_arguments(demangled, m.end())[1:2] == ["true"]
+        return "cub::" + m.group(1) + ("/alt" if alt else "")
     m = re.search(r"gemm_kernel<(?:cvm::cuda::)?TileShape<([0-9, ]+)>", demangled)
     if m:
         return "GemmTile<" + m.group(1).replace(" ", "") + ">"

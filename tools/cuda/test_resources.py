@@ -44,6 +44,18 @@ class ResourceCheck(unittest.TestCase):
             "void cvm::cuda::(anonymous namespace)::step_kernel<cvm::cuda::NmsParams>(int)"),
             "NmsParams")
 
+    def test_short_name_of_a_cub_kernel_drops_its_versioned_namespace(self):
+        ns = "cub::CUB_300001_SM_900::detail::"
+        name = ("void " + ns + "radix_sort::DeviceSegmentedRadixSortKernel<" + ns +
+                "radix::policy_hub<int, int, int>::Policy1000, {}, (" + ns +
+                "SortOrder)1, int, int>(int const*)")
+        self.assertEqual(resources.short_name(name.format("false")),
+                         "cub::DeviceSegmentedRadixSortKernel")
+        self.assertEqual(resources.short_name(name.format("true")),
+                         "cub::DeviceSegmentedRadixSortKernel/alt")
+        self.assertEqual(resources.short_name("void " + ns + "EmptyKernel<void>()"),
+                         "cub::EmptyKernel")
+
 
 if __name__ == "__main__":
     unittest.main()
