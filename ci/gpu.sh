@@ -7,8 +7,8 @@
 #       with the NVIDIA driver and the CUDA toolkit is enough.
 # The run: `cvmcheck ops` (cuda must be available), every test of the test binary (sharded over
 # the cores), golden verify of golden/ and golden-mrt/ on cuda, `mrt --backend cuda`, a campaign
-# of cuda, cuda@tile and cuda/simple against the reference and cuda-host, cuda-host@tile
-# (--seconds, default 120), compute-sanitizer's
+# of cuda and its variants against the reference, cuda-host and its variants (--seconds,
+# default 120), compute-sanitizer's
 # memcheck, racecheck, initcheck and synccheck over the device tests and golden verify, then the
 # CUDA benchmark alone on the device (JSON). With the original runtime's GPU worker in the bundle
 # (ci/gpu-bundle.sh packs it when built): golden verify of it, a campaign of it against the
@@ -112,8 +112,10 @@ step tests sharded_tests &
 step golden limited "$cvm" golden verify golden --backend cuda &
 step golden-mrt limited "$cvm" golden verify golden-mrt --backend cuda &
 step mrt limited "$cvm" mrt --backend cuda --seconds 30 &
+variants=cuda,cuda@tile,cuda@warp,cuda@split,cuda@nms8,cuda/simple
+host_variants=cuda-host,cuda-host@tile,cuda-host@warp,cuda-host@split,cuda-host@nms8
 step campaign timeout --kill-after=10 $((seconds + 120)) "$cvm" campaign \
-  --backends cuda,cuda@tile,cuda/simple,cuda-host,cuda-host@tile --seconds "$seconds" --quiet --report "$out/campaign" &
+  --backends "$variants,$host_variants" --seconds "$seconds" --quiet --report "$out/campaign" &
 if command -v compute-sanitizer >/dev/null; then
   step memcheck "${sanitizer[@]}" memcheck "$tests" --gtest_filter="$device_tests" &
   step memcheck-golden "${sanitizer[@]}" memcheck "$cvm" golden verify golden --backend cuda &
@@ -144,8 +146,15 @@ else
   printf 'cvm-runtime\tskipped: no cvm-runtime-worker in the bundle\t0\n' >>"$out/steps.tsv"
 fi
 wait
-# Alone on the device, so that nothing else shares its time.
+# Alone on the device, so that nothing else shares its time: the benchmark, and where a cuda
+# campaign call's time goes (cuda against the reference and cuda-host, as the speed figures of
+# docs/performance.md were taken; --profile splits the phases), in one process and in one job
+# per core.
 step bench limited "$bundle/bin/cvmcheck_cuda_bench" --reps=10 --json="$out/bench.json"
+step campaign-speed-1 limited "$cvm" campaign --backends cuda,cuda-host --seconds 30 --jobs 1 \
+  --quiet --profile --allow-unreached-paths
+step campaign-speed limited "$cvm" campaign --backends cuda,cuda-host --seconds 30 \
+  --quiet --profile --allow-unreached-paths
 
 # The summary: each step's status and time, and its last words where it failed.
 failed=0

@@ -123,9 +123,8 @@ void add_transforms(std::vector<BenchCase>& cases) {
                    {i32(square)}, {}});
 }
 
-void add_vision(std::vector<BenchCase>& cases) {
-  // Rows of (id, score, x1, y1, x2, y2): ids 0..3, scores and corners within precision 12.
-  const int64_t batches = 256, rows = 1024;
+// Rows of (id, score, x1, y1, x2, y2): ids 0..3, scores and corners within precision 12.
+Tensor boxes_of(int64_t batches, int64_t rows) {
   std::vector<int32_t> v(static_cast<size_t>(batches * rows * 6));
   for (int64_t i = 0; i < batches * rows; ++i) {
     int32_t* r = &v[static_cast<size_t>(i * 6)];
@@ -137,12 +136,21 @@ void add_vision(std::vector<BenchCase>& cases) {
     r[4] = x + 1 + static_cast<int32_t>(i % 500);
     r[5] = y + 1 + static_cast<int32_t>(i % 300);
   }
-  const Tensor boxes = Tensor::from_values({batches, rows, 6}, v, 12, DType::kInt32);
+  return Tensor::from_values({batches, rows, 6}, v, 12, DType::kInt32);
+}
+
+void add_vision(std::vector<BenchCase>& cases) {
+  const int64_t batches = 256, rows = 1024;
+  const Tensor boxes = boxes_of(batches, rows);
   cases.push_back({"get_valid_counts 256x1024x6", "get_valid_counts",
                    R"J({"score_threshold": "1000"})J", {boxes}, {}});
   cases.push_back({"non_max_suppression 256x1024x6", "non_max_suppression",
                    R"J({"iou_threshold": "50"})J",
                    {boxes, ramp({batches}, rows / 2, rows, 12)}, {}});
+  // One image of 10,000 boxes, every one considered: the greedy pass's longest scan.
+  cases.push_back({"non_max_suppression 1x10000x6", "non_max_suppression",
+                   R"J({"iou_threshold": "50"})J",
+                   {boxes_of(1, 10000), ramp({1}, 10000, 10000, 15)}, {}});
 }
 
 }  // namespace
@@ -151,6 +159,13 @@ std::vector<BenchCase> bench_cases() {
   std::vector<BenchCase> cases;
   cases.push_back({"sum 64x4096x64 axis 1", "sum", R"J({"axis": "(1,)"})J", {i32({64, kSide, 64}, 8)}, {}});
   cases.push_back({"max 64x4096x64 axis 1", "max", R"J({"axis": "(1,)"})J", {i32({64, kSide, 64}, 8)}, {}});
+  // The innermost axis (a warp per output) and the outermost (splits over adjacent outputs).
+  for (const char* op : {"sum", "max"}) {
+    cases.push_back({std::string(op) + " 64x4096x64 axis 2", op, R"J({"axis": "(2,)"})J",
+                     {i32({64, kSide, 64}, 8)}, {}});
+    cases.push_back({std::string(op) + " 64x4096x64 axis 0", op, R"J({"axis": "(0,)"})J",
+                     {i32({64, kSide, 64}, 8)}, {}});
+  }
   const std::string row = "4096x4096 + 4096x1";
   for (const char* op : {"broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_max",
                          "broadcast_greater"}) {

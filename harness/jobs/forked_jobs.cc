@@ -62,8 +62,8 @@ std::string one_process_reason(const Registry& registry,
   for (const std::string& name : backends) {
     const Backend* b = registry.find_backend(name);
     if (b != nullptr && b->available && !b->fork_safe) {
-      return "backend '" + name + "' cannot run in a forked process (for cuda: its CUDA runtime "
-             "is initialized before the jobs would fork)";
+      return "backend '" + name + "' cannot run in a forked process (its runtime is initialized "
+             "before the jobs would fork)";
     }
   }
   return "";

@@ -62,9 +62,9 @@ std::vector<std::string> run_forked_jobs(
 int default_jobs();
 
 // Why calls on `backends` must stay in one process ("" when they need not): an available backend
-// that is not Backend::fork_safe, e.g. `cuda`, whose runtime the parent initialized when it
-// looked for a device and which a forked child cannot use. campaign, golden verify and mrt then
-// run one job and say so (docs/cuda.md, "What is tested without a GPU").
+// that is not Backend::fork_safe, e.g. one whose runtime the parent initialized and a forked
+// child cannot use (`cuda` only where its device probe could not run in a child: docs/cuda.md,
+// "Calls without overhead"). campaign, golden verify and mrt then run one job and say so.
 std::string one_process_reason(const Registry& registry, const std::vector<std::string>& backends);
 
 }  // namespace cvm
