@@ -29,13 +29,17 @@ struct GatherParams {
   int32_t narrow = 0;  // every offset and index fits int32 (cuda/plan_fast.cc)
 };
 
-// I: the index type, int64_t, or int32_t where the plan found that every offset fits
-// (GatherParams::narrow): 32-bit division is several times cheaper on the device.
+// The source and destination offsets of iteration index i over the first `axes` axes, and
+// whether every source coordinate lies inside its extent. I: the index type, int64_t, or
+// int32_t where the plan found that every offset fits (GatherParams::narrow): 32-bit division
+// is several times cheaper on the device.
 template <class I>
-CVM_HD void gather_element_as(const GatherParams& p, const InView& in, int32_t* out, I i) {
-  I rem = i, src = static_cast<I>(p.src_base), dst = static_cast<I>(p.dst_base);
+CVM_HD bool gather_offsets(const GatherParams& p, int32_t axes, I i, I& src, I& dst) {
+  I rem = i;
+  src = static_cast<I>(p.src_base);
+  dst = static_cast<I>(p.dst_base);
   bool inside = true;
-  for (int32_t j = p.dims.n - 1; j >= 0; --j) {
+  for (int32_t j = axes - 1; j >= 0; --j) {
     const I d = rem % static_cast<I>(p.dims.d[j]);
     rem /= static_cast<I>(p.dims.d[j]);
     const AxisMap& a = p.axis[j];
@@ -46,6 +50,13 @@ CVM_HD void gather_element_as(const GatherParams& p, const InView& in, int32_t* 
     src += c * static_cast<I>(a.mult);
     dst += d * static_cast<I>(p.dst_mult[j]);
   }
+  return inside;
+}
+
+template <class I>
+CVM_HD void gather_element_as(const GatherParams& p, const InView& in, int32_t* out, I i) {
+  I src = 0, dst = 0;
+  const bool inside = gather_offsets(p, p.dims.n, i, src, dst);
   out[p.dst_identity != 0 ? i : dst] = inside ? load(in, src) : p.pad_value;
 }
 
@@ -79,19 +90,8 @@ CVM_HD void gather_run_item_as(const GatherParams& p, const InView& in, int32_t*
   const int32_t last = p.dims.n - 1;
   const I length = static_cast<I>(p.dims.d[last]), vectors = static_cast<I>(run_vectors(p));
   const I run = j / vectors, first = 4 * (j % vectors);
-  I rem = run, src = static_cast<I>(p.src_base), dst = static_cast<I>(p.dst_base);
-  bool inside = true;
-  for (int32_t k = last - 1; k >= 0; --k) {
-    const I d = rem % static_cast<I>(p.dims.d[k]);
-    rem /= static_cast<I>(p.dims.d[k]);
-    const AxisMap& a = p.axis[k];
-    I c = d / static_cast<I>(a.div);
-    if (a.mod != 0) c %= static_cast<I>(a.mod);
-    c -= static_cast<I>(a.shift);
-    inside = inside && c >= 0 && int64_t{c} < a.extent;
-    src += c * static_cast<I>(a.mult);
-    dst += d * static_cast<I>(p.dst_mult[k]);
-  }
+  I src = 0, dst = 0;
+  const bool inside = gather_offsets(p, last, run, src, dst);
   if (p.dst_identity != 0) dst = run * length;
   const I end = first + 4 < length ? first + 4 : length;
   if (inside && end - first == 4 && (src + first) % 4 == 0 && (dst + first) % 4 == 0) {

@@ -73,19 +73,71 @@ bool row_needs_reading(const CampaignResult& result,
   return false;
 }
 
-// One row per operator, one numbered column per backend, and a last row of operators passed
-// per backend: a screen, not a listing (harness/engine/screen_grid.h). With known differences
-// (`fold`), the operators with nothing unexpected fold into one line: their expected failures are
-// counted by rule id below, and a night of many known differences stays on one screen.
+// The screen's columns: one per backend, or, where that would overflow the screen, one per
+// base backend with its variants folded in (a name that extends another listed one by "@..."
+// or "/...": cuda-host@warp into cuda-host), named "base+N". Each column: the backends' indices.
+struct ScreenColumns {
+  std::vector<std::string> names;
+  std::vector<std::vector<size_t>> members;
+};
+
+constexpr size_t kScreenColumns = 12;  // what fits 100 columns (harness/engine/screen_grid.h)
+
+ScreenColumns screen_columns(const std::vector<std::string>& backends) {
+  ScreenColumns c;
+  std::map<std::string, size_t> column_of;
+  for (size_t k = 0; k < backends.size(); ++k) {
+    std::string base = backends[k];
+    if (backends.size() > kScreenColumns) {
+      for (const std::string& other : backends) {
+        const bool extends = other.size() < backends[k].size() &&
+                             backends[k].compare(0, other.size(), other) == 0 &&
+                             (backends[k][other.size()] == '@' || backends[k][other.size()] == '/');
+        if (extends && other.size() < base.size()) base = other;
+      }
+    }
+    const auto [it, added] = column_of.emplace(base, c.names.size());
+    if (added) {
+      c.names.push_back(base);
+      c.members.emplace_back();
+    }
+    c.members[it->second].push_back(k);
+  }
+  for (size_t j = 0; j < c.names.size(); ++j) {
+    if (c.members[j].size() > 1) c.names[j] += "+" + std::to_string(c.members[j].size() - 1);
+  }
+  return c;
+}
+
+// The cells of the backends of one column, summed.
+CampaignCell column_cell(const CampaignResult& result,
+                         const std::map<std::string, CampaignCell>& row,
+                         const std::vector<size_t>& members) {
+  CampaignCell sum;
+  for (size_t k : members) {
+    const CampaignCell& c = row.at(result.backends[k]);
+    sum.cases += c.cases;
+    sum.mismatches += c.mismatches;
+    sum.expected += c.expected;
+  }
+  return sum;
+}
+
+// One row per operator, one numbered column per backend (or base backend), and a last row of
+// operators passed per column: a screen, not a listing (harness/engine/screen_grid.h). With known
+// differences (`fold`), the operators with nothing unexpected fold into one line: their expected
+// failures are counted by rule id below, and a night of many known differences stays on one
+// screen.
 void screen_grid(std::ostream& out, const CampaignResult& result, bool fold) {
-  ScreenGrid grid{"operator", "calls", result.backends, {}, {}, "operators ok"};
-  std::vector<int64_t> passed(result.backends.size(), 0), compared(result.backends.size(), 0);
+  const ScreenColumns columns = screen_columns(result.backends);
+  ScreenGrid grid{"operator", "calls", columns.names, {}, {}, "operators ok"};
+  std::vector<int64_t> passed(columns.names.size(), 0), compared(columns.names.size(), 0);
   int64_t folded = 0, folded_expected = 0;
   for (const auto& [op, row] : result.table) {
     ScreenGridRow line{op, row.at("reference").cases, {}};
     bool any_expected = false;
-    for (size_t k = 0; k < result.backends.size(); ++k) {
-      const CampaignCell& c = row.at(result.backends[k]);
+    for (size_t k = 0; k < columns.names.size(); ++k) {
+      const CampaignCell c = column_cell(result, row, columns.members[k]);
       line.cells.push_back(screen_cell(c));
       compared[k] += c.cases > 0 ? 1 : 0;
       passed[k] += c.cases > 0 && c.mismatches == 0 ? 1 : 0;
@@ -98,10 +150,13 @@ void screen_grid(std::ostream& out, const CampaignResult& result, bool fold) {
     }
     grid.rows.push_back(std::move(line));
   }
-  for (size_t k = 0; k < result.backends.size(); ++k) {
+  for (size_t k = 0; k < columns.names.size(); ++k) {
     grid.footer.push_back(std::to_string(passed[k]) + "/" + std::to_string(compared[k]));
   }
   out << render_screen_grid(grid);
+  if (columns.names.size() < result.backends.size()) {
+    out << "each column +N: a backend and its N variants (--table full: one row each)\n";
+  }
   if (folded > 0) {
     out << folded << (grid.rows.empty() ? "" : " more") << (folded == 1 ? " operator" : " operators")
         << " with nothing unexpected (" << folded_expected

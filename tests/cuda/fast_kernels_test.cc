@@ -7,15 +7,10 @@
 // 20-second campaign.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <iostream>
 #include <random>
 
 #include "cuda/plan.h"
-#include "cvmcheck/compare.h"
-#include "harness/campaign/campaign.h"
-#include "registry/registry.h"
-#include "support/call.h"
+#include "support/cuda_kernels.h"
 
 namespace cvm {
 namespace {
@@ -31,21 +26,10 @@ ExampleTensor random_tensor(const Shape& shape, int precision, std::mt19937& rng
   return t;
 }
 
-// The call on `backend` matches the reference and took the kernel path `path`.
 void expect_as_reference(const std::string& backend, const std::string& op,
                          const std::string& attrs, const std::vector<ExampleTensor>& inputs,
                          const std::string& path) {
-  const Outcome expected = testing::call(op, attrs, inputs);
-  ASSERT_EQ(expected.kind, OutcomeKind::kOk) << op << " " << attrs << ": "
-                                             << testing::describe(expected);
-  const Outcome actual = testing::call(op, attrs, inputs, backend);
-  const auto difference = compare_outcomes(actual, expected, backend, "reference");
-  EXPECT_FALSE(difference.has_value()) << backend << " " << op << " " << attrs << " input "
-                                       << shape_str(inputs[0].shape) << ": "
-                                       << (difference ? difference->what : "");
-  EXPECT_NE(std::find(actual.paths.begin(), actual.paths.end(), path), actual.paths.end())
-      << backend << " " << op << " " << attrs << " input " << shape_str(inputs[0].shape)
-      << " did not take " << path << " but " << ::testing::PrintToString(actual.paths);
+  testing::expect_kernel_as_reference(backend, op, attrs, inputs, {path});
 }
 
 // Around the vector (4), the warp (32 lanes, 128 elements of vectors) and beyond.
@@ -108,27 +92,8 @@ TEST(CudaFastKernels, ReductionsAtWarpVectorAndChunkBoundaries) {
   }
 }
 
-// A campaign over `ops` on a cuda-host backend of `choice`; returns its mismatching calls.
-int64_t mismatches_with(cuda::KernelChoice choice, const std::vector<std::string>& ops) {
-  Registry r = registry();
-  const std::string name = "cuda-host-planted-" + std::to_string(choice.planted);
-  r.add_backend(cuda::make_host_backend(name, choice));
-  CampaignOptions o;
-  o.seconds = 20;
-  o.max_cases = 1500;
-  o.seed = 42;
-  o.shrink_seconds = 0;
-  o.max_repros = 0;
-  o.ops = ops;
-  o.backends = {name};
-  o.invalid_share = 0;
-  const CampaignResult result = run_campaign(r, o);
-  int64_t ok = 0;  // calls the planted backend computed (not only rejected)
-  for (const std::string& op : ops) ok += result.table.at(op).at(name).ok;
-  EXPECT_GT(ok, 100) << "fault " << choice.planted << ": too few valid calls to judge";
-  std::cout << "fault " << choice.planted << ": " << result.calls << " calls, " << ok << " ok, "
-            << result.mismatches << " mismatching\n";
-  return result.mismatches;
+int64_t mismatches_with(const cuda::KernelChoice& choice, const std::vector<std::string>& ops) {
+  return testing::campaign_mismatches(choice, ops, 1500, 42);
 }
 
 const std::vector<std::string> kFastOps = {"sum", "max", "elemwise_add", "relu", "strided_slice",

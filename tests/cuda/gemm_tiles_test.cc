@@ -16,6 +16,7 @@
 #include "harness/campaign/campaign.h"
 #include "registry/registry.h"
 #include "support/call.h"
+#include "support/cuda_kernels.h"
 
 namespace cvm {
 namespace {
@@ -59,22 +60,11 @@ ExampleTensor random_tensor(const Shape& shape, int precision, std::mt19937& rng
   return t;
 }
 
+// The call took the tiled kernels, not the per-element ones.
 void expect_as_reference(const std::string& backend, const std::string& op,
                          const std::string& attrs, const std::vector<ExampleTensor>& inputs) {
-  const Outcome expected = testing::call(op, attrs, inputs);
-  ASSERT_EQ(expected.kind, OutcomeKind::kOk) << op << " " << attrs << ": "
-                                             << testing::describe(expected);
-  const Outcome actual = testing::call(op, attrs, inputs, backend);
-  const auto difference = compare_outcomes(actual, expected, backend, "reference");
-  EXPECT_FALSE(difference.has_value()) << backend << " " << op << " " << attrs << " inputs "
-                                       << shape_str(inputs[0].shape) << " x "
-                                       << shape_str(inputs[1].shape) << ": "
-                                       << (difference ? difference->what : "");
-  // The call took the tiled kernels, not the per-element ones.
-  const auto took = [&](const char* id) {
-    return std::find(actual.paths.begin(), actual.paths.end(), id) != actual.paths.end();
-  };
-  EXPECT_TRUE(took("cuda.step.gemm") || took("cuda.conv2d.depthwise")) << backend << " " << attrs;
+  testing::expect_kernel_as_reference(backend, op, attrs, inputs,
+                                      {"cuda.step.gemm", "cuda.conv2d.depthwise"});
 }
 
 void dense_sweep(const TileSides& t, std::vector<int64_t> (*sides_of)(int64_t)) {
@@ -155,25 +145,8 @@ TEST(CudaDevice, TiledGemmMatchesTheReferenceAroundTileBoundaries) {
 // A campaign over dense and conv2d on a cuda-host backend with `fault` planted, small tiles so
 // that small calls take every tile path; the fault must show as mismatches.
 int64_t mismatches_with(int32_t fault, const std::vector<std::string>& ops) {
-  Registry r = registry();
-  const std::string name = "cuda-host-planted-" + std::to_string(fault);
-  r.add_backend(cuda::make_host_backend(name, cuda::KernelChoice{.tile = cuda::kTileSmall, .planted = fault}));
-  CampaignOptions o;
-  o.seconds = 20;
-  o.max_cases = 1500;
-  o.seed = 41;
-  o.shrink_seconds = 0;
-  o.max_repros = 0;
-  o.ops = ops;
-  o.backends = {name};
-  o.invalid_share = 0;
-  const CampaignResult result = run_campaign(r, o);
-  int64_t ok = 0;  // calls the planted backend computed (not only rejected)
-  for (const std::string& op : ops) ok += result.table.at(op).at(name).ok;
-  EXPECT_GT(ok, 100) << "fault " << fault << ": too few valid calls to judge";
-  std::cout << "fault " << fault << ": " << result.calls << " calls, " << ok << " ok, "
-            << result.mismatches << " mismatching\n";
-  return result.mismatches;
+  return testing::campaign_mismatches(
+      cuda::KernelChoice{.tile = cuda::kTileSmall, .planted = fault}, ops, 1500, 41);
 }
 
 TEST(CudaGemmTiles, WithoutAFaultTheCampaignFindsNothing) {

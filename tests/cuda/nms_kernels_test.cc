@@ -15,24 +15,16 @@
 #include "harness/campaign/campaign.h"
 #include "registry/registry.h"
 #include "support/call.h"
+#include "support/cuda_kernels.h"
 
 namespace cvm {
 namespace {
 
+// The call took the parallel kernels, not the per-batch ones.
 void expect_as_reference(const std::string& backend, const std::string& op,
                          const std::string& attrs, const std::vector<ExampleTensor>& inputs,
                          const char* path) {
-  const Outcome expected = testing::call(op, attrs, inputs);
-  ASSERT_EQ(expected.kind, OutcomeKind::kOk) << op << " " << attrs << ": "
-                                             << testing::describe(expected);
-  const Outcome actual = testing::call(op, attrs, inputs, backend);
-  const auto difference = compare_outcomes(actual, expected, backend, "reference");
-  EXPECT_FALSE(difference.has_value()) << backend << " " << op << " " << attrs << " X "
-                                       << shape_str(inputs[0].shape) << ": "
-                                       << (difference ? difference->what : "");
-  // The call took the parallel kernels, not the per-batch ones.
-  EXPECT_NE(std::find(actual.paths.begin(), actual.paths.end(), path), actual.paths.end())
-      << backend << " " << op << " did not take " << path;
+  testing::expect_kernel_as_reference(backend, op, attrs, inputs, {path});
 }
 
 // Boxes near a few anchors (overlaps across the whole iou range), scores from a small range
@@ -125,25 +117,9 @@ TEST(CudaDevice, ParallelVisionKernelsMatchTheReference) {
 // A campaign over non_max_suppression on cuda-host with 8-box words (the campaign's boxes span
 // two words) and `fault` planted.
 int64_t nms_mismatches_with(int32_t fault) {
-  Registry r = registry();
-  const std::string name = "cuda-host-nms-planted-" + std::to_string(fault);
-  r.add_backend(cuda::make_host_backend(
-      name, cuda::KernelChoice{.nms_block = cuda::kNmsBlockSmall, .planted = fault}));
-  CampaignOptions o;
-  o.seconds = 20;
-  o.max_cases = 3000;
-  o.seed = 42;
-  o.shrink_seconds = 0;
-  o.max_repros = 0;
-  o.ops = {"non_max_suppression"};
-  o.backends = {name};
-  o.invalid_share = 0;
-  const CampaignResult result = run_campaign(r, o);
-  const int64_t ok = result.table.at("non_max_suppression").at(name).ok;
-  EXPECT_GT(ok, 100) << "fault " << fault << ": too few valid calls to judge";
-  std::cout << "fault " << fault << ": " << result.calls << " calls, " << ok << " ok, "
-            << result.mismatches << " mismatching\n";
-  return result.mismatches;
+  return testing::campaign_mismatches(
+      cuda::KernelChoice{.nms_block = cuda::kNmsBlockSmall, .planted = fault},
+      {"non_max_suppression"}, 3000, 42);
 }
 
 TEST(CudaNmsKernels, WithoutAFaultTheCampaignFindsNothing) {

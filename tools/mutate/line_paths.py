@@ -24,6 +24,10 @@ FILE_PATHS = {
     "cuda/gemm_device.h": ["cuda.step.gemm", "cuda.conv2d.depthwise"],
     "cuda/mma_device.h": ["cuda.step.gemm"],
     "cuda/gemm_host.cc": ["cuda.step.gemm"],
+    "cuda/reduce_device.h": ["cuda.reduce.warp", "cuda.reduce.split", "cuda.reduce.combine"],
+    "cuda/nms_device.h": ["cuda.valid_counts.warp", "cuda.nms.keys", "cuda.nms.mask",
+                          "cuda.nms.greedy", "cuda.nms.fill"],
+    "cuda/warp_device.h": ["cuda.reduce.warp", "cuda.valid_counts.warp", "cuda.nms.greedy"],
 }
 DEVICE_ONLY = ("cuda/device_runner.cu", "cuda/no_device.cc")
 
