@@ -43,10 +43,10 @@ struct MapParams {
 };
 
 template <class I>
-CVM_HD I map_offset(const IndexMap& m, int32_t ndim, I i, const I* coords) {
+CVM_HD I map_offset(const IndexMap& m, int32_t ndim, I i, const int64_t* coords) {
   if (m.identity != 0) return i;
   I offset = 0;
-  for (int32_t j = 0; j < ndim; ++j) offset += coords[j] * static_cast<I>(m.mult[j]);
+  for (int32_t j = 0; j < ndim; ++j) offset += static_cast<I>(coords[j]) * static_cast<I>(m.mult[j]);
   return offset;
 }
 
@@ -109,17 +109,20 @@ CVM_HD int32_t map_value(const MapParams& p, int64_t a, int64_t b, int64_t y) {
 // I: the index type, int32_t where the plan found that every index fits (MapParams::narrow).
 template <class I>
 CVM_HD int32_t map_element_as(const MapParams& p, const Views& v, I i) {
-  I coords[kMaxDims] = {};
+  // One int64 coordinate array for either index type: a second array of I's would take a second
+  // stack slot in the kernel (the run-time axis loops keep it in local memory).
+  int64_t coords[kMaxDims] = {};
   bool any_map = false;
   for (int32_t k = 0; k < p.arity; ++k) any_map = any_map || p.in[k].identity == 0;
-  I rem = any_map ? i : I{0};
+  I rem = i;
   for (int32_t j = p.out.n - 1; j >= 0 && any_map; --j) {
     coords[j] = rem % static_cast<I>(p.out.d[j]);
     rem /= static_cast<I>(p.out.d[j]);
   }
-  int64_t x[3] = {};
-  for (int32_t k = 0; k < p.arity; ++k) x[k] = load(v.in[k], map_offset(p.in[k], p.out.n, i, coords));
-  return map_value(p, x[0], x[1], x[2]);
+  const int64_t a = load(v.in[0], map_offset(p.in[0], p.out.n, i, coords));
+  const int64_t b = p.arity > 1 ? load(v.in[1], map_offset(p.in[1], p.out.n, i, coords)) : 0;
+  const int64_t y = p.arity > 2 ? load(v.in[2], map_offset(p.in[2], p.out.n, i, coords)) : 0;
+  return map_value(p, a, b, y);
 }
 
 CVM_HD int32_t map_element(const MapParams& p, const Views& v, int64_t i) {
@@ -140,10 +143,12 @@ CVM_HD bool all_identity(const MapParams& p) {
 CVM_HD void map_vector_item(const MapParams& p, const Views& v, int32_t* out, int64_t j) {
   const int64_t first = 4 * j, last = min64(first + 4, p.count);
   if (last - first == 4 && all_identity(p)) {
-    int32_t x[3][4] = {};
-    for (int32_t k = 0; k < p.arity; ++k) load4(v.in[k], first, x[k]);
-    int32_t y[4];
-    for (int32_t e = 0; e < 4; ++e) y[e] = map_value(p, x[0][e], x[1][e], x[2][e]);
+    int32_t a[4] = {}, b[4] = {}, c[4] = {}, y[4];
+    load4(v.in[0], first, a);
+    if (p.arity > 1) load4(v.in[1], first, b);
+    if (p.arity > 2) load4(v.in[2], first, c);
+    CVM_UNROLL
+    for (int32_t e = 0; e < 4; ++e) y[e] = map_value(p, a[e], b[e], c[e]);
     store4(out, first, y);
     return;
   }

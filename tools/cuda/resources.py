@@ -119,6 +119,7 @@ def template_arguments(text, start):
 def short_name(demangled):
     """step_kernel<cvm::cuda::MapParams> -> MapParams: the step kind is the template argument;
     gemm_kernel<cvm::cuda::TileShape<2, 2, 2, 4, 2> > -> GemmTile<2,2,2,4,2>: the tile shape;
+    a kernel that is no template (reduce_warp_kernel) -> its name;
     a CUB kernel (NMS's sort) -> cub::<kernel>, its versioned namespaces and policy dropped, and
     /alt for the segmented radix sort's alternate-digit pass (its bool argument true)."""
     m = re.match(r"void cub::(?:\w+::)*?(\w+Kernel)<", demangled)
@@ -128,6 +129,9 @@ def short_name(demangled):
     m = re.search(r"gemm_kernel<(?:cvm::cuda::)?TileShape<([0-9, ]+)>", demangled)
     if m:
         return "GemmTile<" + m.group(1).replace(" ", "") + ">"
+    m = re.search(r"::(\w+_kernel)\(", demangled)  # a kernel of one step kind, no template
+    if m:
+        return m.group(1)
     m = re.search(r"<(?:cvm::cuda::)?([A-Za-z_0-9:]+)>", demangled)
     return m.group(1) if m else demangled.split("(")[0]
 

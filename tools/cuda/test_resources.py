@@ -44,6 +44,11 @@ class ResourceCheck(unittest.TestCase):
             "void cvm::cuda::(anonymous namespace)::step_kernel<cvm::cuda::NmsParams>(int)"),
             "NmsParams")
 
+    def test_short_name_of_a_kernel_without_template_is_its_name(self):
+        self.assertEqual(resources.short_name(
+            "cvm::cuda::(anonymous namespace)::reduce_warp_kernel(cvm::cuda::FastReduceParams, "
+            "cvm::cuda::InView, int *, long)"), "reduce_warp_kernel")
+
     def test_short_name_of_a_cub_kernel_drops_its_versioned_namespace(self):
         ns = "cub::CUB_300001_SM_900::detail::"
         name = ("void " + ns + "radix_sort::DeviceSegmentedRadixSortKernel<" + ns +
