@@ -371,6 +371,7 @@ void launch(const Step& step, const Views& v, const StepOutputs& o, cudaStream_t
             std::deque<DeviceBuffer>& temporaries) {
   const int64_t n = step.count;
   path::hit(step.kind);
+  path::hit_index_width(step);
   if (step.kind == StepKind::kGemm) {
     if (step.gemm.tile == kTileSmall) {
       launch_gemm<SmallTile>(step.gemm, v, o.out, stream);

@@ -44,6 +44,7 @@ std::vector<Tensor> run_on_host(const Plan& plan) {
   for (const Step& step : plan.steps) {
     const Views v = views_of(plan, step);
     path::hit(step.kind);
+    path::hit_index_width(step);
     if (step.kind == StepKind::kGemm) {
       run_gemm_host(step.gemm, v, outputs[static_cast<size_t>(step.output)].i32());
       continue;

@@ -15,6 +15,14 @@ struct KindPath {
 const KindPath kPaths[] = {CVMCHECK_CUDA_PATHS(CVMCHECK_CUDA_PATH_DEFINE)};
 #undef CVMCHECK_CUDA_PATH_DEFINE
 
+// The fast kinds' 32-bit index math: invisible in their outputs (int64 gives the same), so a
+// path, that a plan which stops choosing it shows.
+const int kIndexInt32 = paths::define(
+    "cuda.index.int32",
+    "family:elementwise,family:broadcast,relu,where,family:transform_shape,strided_slice,"
+    "slice_like,pad,ov_strided_slice,max_pool2d,upsampling",
+    "a map, gather or window computing its indices in int32 (every index fits)");
+
 struct GemmPathIndex {
   uint32_t bit;
   int index;
@@ -83,6 +91,14 @@ int of(StepKind kind) {
   return kPaths[0].index;  // unreachable: every kind is listed (a test checks the list)
 }
 
+void hit_index_width(const Step& step) {
+  const bool narrow = (step.kind == StepKind::kMapVec && step.map.narrow != 0) ||
+                      ((step.kind == StepKind::kGather || step.kind == StepKind::kGatherRun) &&
+                       step.gather.narrow != 0) ||
+                      (step.kind == StepKind::kPool && step.pool.narrow != 0);
+  paths::hit_if(narrow, kIndexInt32);
+}
+
 void hit_gemm(uint32_t mask) {
   for (const GemmPathIndex& p : kGemmPaths) paths::hit_if((mask & p.bit) != 0, p.index);
 }
@@ -94,6 +110,7 @@ void declare(Backend& backend, const KernelChoice& choice) {
     if (launches(choice, p.kind)) backend.paths.push_back(id(p.index));
   }
   if (!choice.tiled) return;
+  backend.paths.push_back(id(kIndexInt32));
   for (const GemmPathIndex& p : kGemmPaths) backend.paths.push_back(id(p.index));
   backend.thresholds =
       choice.tile == kTileSmall ? tile_thresholds<SmallTile>() : tile_thresholds<WideTile>();

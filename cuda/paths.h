@@ -71,6 +71,9 @@ namespace cvm::cuda::path {
 int of(StepKind kind);
 // Marks the path of a step about to run.
 inline void hit(StepKind kind) { paths::hit(of(kind)); }
+// Marks cuda.index.int32 when the step computes its indices in int32 (a fast map, gather or
+// window whose plan found that they fit: cuda/plan_fast.cc).
+void hit_index_width(const Step& step);
 // Marks the tile paths of a GemmPath mask.
 void hit_gemm(uint32_t mask);
 // Declares the paths a backend with kernel choice `choice` takes (make_backend), and the

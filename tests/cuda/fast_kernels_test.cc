@@ -62,6 +62,16 @@ TEST(CudaFastKernels, RunGatherWithMisalignedSourcesAndTails) {
   }
 }
 
+// The 32-bit index math shows only as a path: int64 gives the same outputs.
+TEST(CudaFastKernels, SmallCallsComputeTheirIndicesInInt32) {
+  std::mt19937 rng(45);
+  const ExampleTensor x = random_tensor({2, 3, 8, 8}, 8, rng, false);
+  expect_as_reference("cuda-host", "elemwise_add", "{}", {x, x}, "cuda.index.int32");
+  expect_as_reference("cuda-host", "transpose", "{}", {x}, "cuda.index.int32");
+  expect_as_reference("cuda-host", "max_pool2d", R"J({"pool_size": "(2, 2)", "strides": "(2, 2)"})J",
+                      {x}, "cuda.index.int32");
+}
+
 // Sum and max over the inner (warp), middle and outer (split) axes of (a, fiber, c) shapes,
 // fibers at every boundary, on the automatic choice and on each forced strategy.
 TEST(CudaFastKernels, ReductionsAtWarpVectorAndChunkBoundaries) {
