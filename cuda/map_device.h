@@ -138,8 +138,40 @@ CVM_HD bool all_identity(const MapParams& p) {
   return identity;
 }
 
+// A full vector of a broadcast whose innermost output axis holds whole vectors: its four
+// elements share their outer coordinates, so each input's offset is computed once, and the input
+// is read as one vector (stride 1 along the axis, aligned), as one value (stride 0: a broadcast
+// axis), or element by element (any other stride, or misaligned).
+template <class I>
+CVM_HD void map_vector_broadcast(const MapParams& p, const Views& v, int32_t* out, I first) {
+  int64_t coords[kMaxDims] = {};
+  I rem = first;
+  for (int32_t j = p.out.n - 1; j >= 0; --j) {
+    coords[j] = rem % static_cast<I>(p.out.d[j]);
+    rem /= static_cast<I>(p.out.d[j]);
+  }
+  const auto read = [&](int32_t k, int32_t* x) {
+    const I at = map_offset(p.in[k], p.out.n, first, coords);
+    const I step = p.in[k].identity != 0 ? I{1} : static_cast<I>(p.in[k].mult[p.out.n - 1]);
+    if (step == 1 && at % 4 == 0) {
+      load4(v.in[k], at, x);
+    } else {
+      CVM_UNROLL
+      for (int32_t e = 0; e < 4; ++e) x[e] = load(v.in[k], at + e * step);
+    }
+  };
+  int32_t a[4] = {}, b[4] = {}, c[4] = {}, y[4];
+  read(0, a);
+  if (p.arity > 1) read(1, b);
+  if (p.arity > 2) read(2, c);
+  CVM_UNROLL
+  for (int32_t e = 0; e < 4; ++e) y[e] = map_value(p, a[e], b[e], c[e]);
+  store4(out, first, y);
+}
+
 // The vector kernel's item j: output elements [4j, 4j + 4), a full vector with one load per
-// input and one store, or the scalar tail past the last full vector (and any broadcast).
+// input and one store (or per input's broadcast, above), or the scalar tail past the last full
+// vector (and any broadcast whose innermost axis does not hold whole vectors).
 CVM_HD void map_vector_item(const MapParams& p, const Views& v, int32_t* out, int64_t j) {
   const int64_t first = 4 * j, last = min64(first + 4, p.count);
   if (last - first == 4 && all_identity(p)) {
@@ -150,6 +182,14 @@ CVM_HD void map_vector_item(const MapParams& p, const Views& v, int32_t* out, in
     CVM_UNROLL
     for (int32_t e = 0; e < 4; ++e) y[e] = map_value(p, a[e], b[e], c[e]);
     store4(out, first, y);
+    return;
+  }
+  if (last - first == 4 && p.out.n > 0 && p.out.d[p.out.n - 1] % 4 == 0) {
+    if (p.narrow != 0) {
+      map_vector_broadcast<int32_t>(p, v, out, static_cast<int32_t>(first));
+    } else {
+      map_vector_broadcast<int64_t>(p, v, out, first);
+    }
     return;
   }
   const bool drop = planted_fault(p.planted) == kFaultVectorTail && last - first < 4;

@@ -46,6 +46,24 @@ TEST(CudaFastKernels, VectorMapAtEveryTailLength) {
   }
 }
 
+// Broadcasts whose innermost axis holds whole vectors read each input once per vector: as a
+// vector (a full axis), as one value (a broadcast axis); the rest element by element.
+TEST(CudaFastKernels, VectorBroadcastsOfRowsColumnsAndScalars) {
+  std::mt19937 rng(46);
+  for (const int64_t w : {1, 3, 4, 8, 12, 36, 130}) {
+    for (const bool int8 : {false, true}) {
+      const ExampleTensor x = random_tensor({3, w}, 8, rng, int8);
+      for (const Shape& other : {Shape{3, 1}, Shape{1, w}, Shape{1, 1}, Shape{w}, Shape{2, 3, w}}) {
+        const ExampleTensor y = random_tensor(other, 8, rng, !int8);
+        expect_as_reference("cuda-host", "broadcast_add", "{}", {x, y}, "cuda.map.vector");
+        expect_as_reference("cuda-host", "broadcast_max", "{}", {y, x}, "cuda.map.vector");
+      }
+      expect_as_reference("cuda-host", "where", "{}",
+                          {random_tensor({3, w}, 2, rng, int8), x, x}, "cuda.map.vector");
+    }
+  }
+}
+
 TEST(CudaFastKernels, RunGatherWithMisalignedSourcesAndTails) {
   std::mt19937 rng(43);
   for (const int64_t w : kExtents) {
