@@ -67,7 +67,7 @@ class PinnedBuffer {
 // memcpy between pageable tensors and pinned staging, split over threads when large: one
 // thread's memcpy (about 10-20 GB/s) is slower than the link, so the staging copies would bound
 // a large call's time.
-void copy_to_staging(void* dst, const void* src, size_t bytes) {
+void parallel_copy(void* dst, const void* src, size_t bytes) {
   constexpr size_t kThreadBytes = size_t{8} << 20;
   const size_t threads = std::min<size_t>({bytes / kThreadBytes, 8,
                                            std::max(1u, std::thread::hardware_concurrency())});
@@ -413,7 +413,7 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
     const Tensor& t = *plan.inputs[k];
     const bool int8 = t.dtype() == DType::kInt8;
     const void* host = int8 ? static_cast<const void*>(t.i8()) : static_cast<const void*>(t.i32());
-    copy_to_staging(staging + a.input_at[k], host, bytes_of(t));
+    parallel_copy(staging + a.input_at[k], host, bytes_of(t));
     views.push_back({base + a.input_at[k], int8 ? 1 : 0});
   }
   if (a.inputs_bytes > 0) {
@@ -456,7 +456,7 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
   std::vector<Tensor> results;
   for (size_t k = 0; k < plan.outputs.size(); ++k) {
     Tensor y = infer::allocate(plan.outputs[k]);
-    copy_to_staging(y.i32(), back + (a.output_at[k] - a.inputs_bytes),
+    parallel_copy(y.i32(), back + (a.output_at[k] - a.inputs_bytes),
                     static_cast<size_t>(y.size()) * sizeof(int32_t));
     results.push_back(std::move(y));
   }
