@@ -79,7 +79,10 @@ std::vector<PathThreshold> tile_thresholds() {
           threshold("cuda.tile.units", "dense", "units", T::kBN, "columns of one CTA tile"),
           threshold("cuda.tile.depth", "dense", "depth", T::kBK, "depth of one K slice"),
           threshold("cuda.tile.channels", "conv2d", "channels_per_group", T::kBN,
-                    "output channels of one CTA tile")};
+                    "output channels of one CTA tile"),
+          threshold("cuda.tile.conv_gemm", "conv2d", "gemm_tile", T::kBN,
+                    "output channels of one CTA tile, on a convolution of several K slices "
+                    "and at least one tile of output pixels")};
 }
 
 }  // namespace

@@ -109,9 +109,9 @@ TEST(KernelPaths, ACallReportsItsPathsAndOnlyItsOwn) {
 // machine can reach, on the backends that between them declare every path (the team variant
 // takes the CPUID pick's paths and the threaded ones, the ISA variants the others'). A path the
 // generators stop drawing, or a kernel that stops marking its path, fails here. The CUDA
-// kernels' paths are taken here by cuda-host and each of its variants, but for cuda-host's full
-// 64-wide tile: it needs a dense call of 64 rows and units, rare in 8000 calls (cuda-host@tile
-// takes the same path on small calls; tests/cuda/gemm_tiles_test.cc covers the wide tile).
+// kernels' paths are taken here by cuda-host and each of its variants, cuda-host's full 64-wide
+// tile included (conv2d's aimed GEMM tiles, harness/gen/nn_gen.cc). A path left unjudged for
+// too few calls of its operators fails here too.
 TEST(KernelPaths, AFixedCampaignReachesEveryReachablePath) {
   const std::set<std::string> backends = {
       "optimized@3",    "optimized/avx2", "optimized/portable", "cuda-host", "cuda-host@tile",
@@ -124,12 +124,12 @@ TEST(KernelPaths, AFixedCampaignReachesEveryReachablePath) {
   o.backends.assign(backends.begin(), backends.end());
   const CampaignResult r = run_campaign(registry(), o);
   EXPECT_EQ(r.mismatches, 0);
-  for (const auto& [backend, missing] : r.paths.not_reached) {
-    std::string ids;
-    for (const std::string& id : missing) {
-      if (backend != "cuda-host" || id != "cuda.gemm.full_tile") ids += " " + id;
+  for (const auto* missing : {&r.paths.not_reached, &r.paths.too_few_calls}) {
+    for (const auto& [backend, ids] : *missing) {
+      std::string list;
+      for (const std::string& id : ids) list += " " + id;
+      ADD_FAILURE() << backend << " never reached:" << list;
     }
-    if (!ids.empty()) ADD_FAILURE() << backend << " never reached:" << ids;
   }
   for (const std::string& name : backends) {
     const Backend* b = registry().find_backend(name);
@@ -137,6 +137,57 @@ TEST(KernelPaths, AFixedCampaignReachesEveryReachablePath) {
     EXPECT_EQ(r.paths.in_scope.at(name).size(), b->paths.size()) << name;
   }
   std::cout << paths_summary(r.paths, true);
+}
+
+// A run of conv2d alone (a kernel developer's first command) reaches every path its operator's
+// backends declare, the CUDA GEMM's full tile and K slices included, in a count of calls that a
+// 10-s run on a 2-core machine makes (docs/paths.md).
+TEST(KernelPaths, ConvolutionsAloneReachEveryConvolutionPath) {
+  CampaignOptions o;
+  o.seconds = 600;
+  o.max_cases = 600;
+  o.seed = 5;
+  o.shrink_seconds = 0;
+  o.ops = {"conv2d"};
+  o.backends = {"optimized@3", "optimized/avx2", "optimized/portable", "cuda-host",
+                "cuda-host@tile", "cuda-host/simple"};
+  const CampaignResult r = run_campaign(registry(), o);
+  EXPECT_EQ(r.mismatches, 0);
+  for (const auto* missing : {&r.paths.not_reached, &r.paths.too_few_calls}) {
+    for (const auto& [backend, ids] : *missing) {
+      std::string list;
+      for (const std::string& id : ids) list += " " + id;
+      ADD_FAILURE() << backend << " never reached:" << list;
+    }
+  }
+  EXPECT_TRUE(r.paths.in_scope.at("cuda-host").count("cuda.gemm.full_tile"));
+  EXPECT_TRUE(r.paths.calls.at("cuda-host").count("cuda.gemm.k_slices"));
+}
+
+// A path is judged by the calls of its operators, never by the clock: short of kPathJudgeCalls
+// it is "too few calls to judge" (a warning), at or past them an unreached path is a failure,
+// and jobs merged are judged on their calls together.
+TEST(KernelPaths, PathsAreJudgedByCallsNotByTime) {
+  CampaignOptions o;
+  o.seconds = 600;
+  o.max_cases = 3;
+  o.seed = 3;
+  o.shrink_seconds = 0;
+  o.ops = {"relu"};
+  o.backends = {"optimized"};
+  const CampaignResult few = run_campaign(registry(), o);
+  EXPECT_TRUE(few.paths.not_reached.empty());
+  ASSERT_TRUE(few.paths.too_few_calls.count("optimized")) << paths_summary(few.paths, true);
+  EXPECT_NE(paths_summary(few.paths, false).find("too few calls to judge paths"), std::string::npos);
+
+  CampaignResult merged = few;  // two such jobs: still too few
+  merged.table["relu"]["optimized"].cases = kPathJudgeCalls - 1;
+  judge_merged_paths(merged);
+  EXPECT_TRUE(merged.paths.not_reached.empty());
+  merged.table["relu"]["optimized"].cases = kPathJudgeCalls;
+  judge_merged_paths(merged);
+  EXPECT_EQ(merged.paths.not_reached.at("optimized"), few.paths.too_few_calls.at("optimized"));
+  EXPECT_TRUE(merged.paths.too_few_calls.empty());
 }
 
 TEST(KernelPaths, JobsMergeWhatEitherReached) {

@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "cvmcheck/errors.h"
+#include "harness/engine/call_cost.h"
+#include "harness/campaign/call_schedule.h"
 #include "harness/campaign/campaign_paths.h"
 #include "harness/engine/call_descriptor.h"
 #include "harness/gen/generators.h"
@@ -168,6 +170,15 @@ class CampaignRun {
       if (backend->available) aims.insert(aims.end(), backend->thresholds.begin(), backend->thresholds.end());
     }
     aims_.emplace(aims);
+    schedule_.emplace(schedule_for(registry, ops_, compared_, arms_));
+    for (const auto& [arm, share] : schedule_->planned_shares()) {
+      result_.planned_share[arm_operator(arm)] += share;
+    }
+    for (size_t k = 0; k < compared_.size(); ++k) {
+      compared_index_[compared_[k]] = k;
+      const Backend* backend = registry.find_backend(compared_[k]);
+      variant_every_.push_back(backend->variant_of.empty() ? -1 : variant_every(compared_[k]));
+    }
   }
 
   CampaignResult run(const CampaignProgress& progress, double progress_interval) {
@@ -175,37 +186,47 @@ class CampaignRun {
     start_ = Clock::now();
     double last_progress = 0;
     const auto shards = static_cast<uint64_t>(options_.shard_count);
-    // `local` counts this shard's calls; `index` numbers the call in the whole campaign (the
-    // same as `local` when unsharded, so a seed replays alike sharded or not).
     const auto jobs = static_cast<uint64_t>(std::max(1, options_.job_count));
+    // `local` counts this job's calls; `position` numbers them among every job's calls of this
+    // shard, and `index` in the whole campaign (the same as `local` with one job and one shard,
+    // so a seed replays alike sharded or not). Each job runs its own schedule.
     for (uint64_t local = 0;; ++local) {
-      const uint64_t index = local * shards + static_cast<uint64_t>(options_.shard_index);
+      const uint64_t position = local * jobs + static_cast<uint64_t>(options_.job_index);
+      const uint64_t index = position * shards + static_cast<uint64_t>(options_.shard_index);
       const double elapsed = since(start_);
       if (elapsed >= options_.seconds) break;
       if (jobs == 1 && options_.max_cases >= 0 && result_.calls >= options_.max_cases) break;
-      if (jobs > 1) {
-        // Of several jobs, the calls are bounded by index, so any number of jobs makes the same.
-        if (options_.max_cases >= 0 && local >= static_cast<uint64_t>(options_.max_cases)) break;
-        if ((local / ops_.size()) % jobs != static_cast<uint64_t>(options_.job_index)) continue;
+      // Of several jobs, the calls are bounded by position, so they make max_cases in all.
+      if (jobs > 1 && options_.max_cases >= 0 &&
+          position >= static_cast<uint64_t>(options_.max_cases)) {
+        break;
       }
-      // Feedback: every kFeedbackCalls calls of this job, the operators of paths few calls
-      // reached so far aim at their thresholds more often (deterministic: counts, not time).
+      // Feedback: every kFeedbackCalls calls of this job, the aimed arms of the operators of
+      // paths few calls reached so far get twice their share of the time (deterministic: counts,
+      // not time).
       if (local % kFeedbackCalls == kFeedbackCalls - 1) {
-        gen::set_aim_shares(starved_ops(registry_, compared_, result_.paths));
+        std::map<std::string, int> boosted;
+        for (const auto& [op, factor] : starved_ops(registry_, compared_, result_.paths)) {
+          boosted[op + kAimedSuffix] = factor;
+        }
+        schedule_->boost(boosted);
       }
       if (progress && elapsed - last_progress >= progress_interval) {
         last_progress = elapsed;
         progress(result_, elapsed);
       }
-      run_call(*ops_[local % ops_.size()], index);
+      const size_t arm = schedule_->next();
+      gen::set_aim_mode(arms_[arm].aimed ? gen::AimMode::kOften : gen::AimMode::kNever);
+      schedule_->charge(arm, run_call(*ops_[arms_[arm].op], index));
     }
     finish(usage_start);
     return std::move(result_);
   }
 
  private:
-  // Draws, judges and counts call `index` of `op`; a failing call becomes a finding.
-  void run_call(const OpInfo& op, uint64_t index) {
+  // Draws, judges and counts call `index` of `op`; a failing call becomes a finding. Returns the
+  // call's estimated work, which the schedule charges to `op`.
+  double run_call(const OpInfo& op, uint64_t index) {
     const OpGenerators* gens = generators_for(op);
     const uint64_t seed = case_seed(options_.seed, index);
     Call call;
@@ -215,14 +236,17 @@ class CampaignRun {
     draw_seconds_ += std::chrono::duration<double>(call_start - draw_start).count();
     if (!drawn) {
       ++result_.generator_failures;
-      return;
+      return kRunUnits;
     }
-    CallVerdict verdict = judge_call(registry_, call, compared_, std::string(), std::string());
+    const double work = call_work(call);
+    const std::vector<std::string>& backends = backends_for(op, work, seed);
+    CallVerdict verdict = judge_call(registry_, call, backends, std::string(), std::string());
     result_.op_seconds[op.name] += since(call_start);
     ++result_.calls;
     count(op, verdict);
     const ExpectationEntry* expected_by = expectation_of(op, call, verdict);
-    if (verdict.passed) return;
+    const double charged = work * static_cast<double>(1 + backends.size());
+    if (verdict.passed) return charged;
     if (expected_by != nullptr) {
       ++result_.expected_failures;
       // Per cell too, so that a table shows expected and unexpected mismatches apart.
@@ -236,19 +260,36 @@ class CampaignRun {
     const std::string key = finding_signature(op.name, verdict, call.rule);
     const size_t slot = finding_slot(op, call, verdict, key, seed, index, expected_by);
     ++result_.findings[slot].calls;
-    if (expected_by != nullptr) return;  // known: no repro, no shrinking time
+    if (expected_by != nullptr) return charged;  // known: no repro, no shrinking time
     save_repro_of(slot, op, *gens, call, std::move(verdict), key, seed);
+    return charged;
+  }
+
+  // The compared backends that run a call of `work` units: every base backend, and each variant
+  // where it pays (variant_runs, as paying_backends without a registry look-up per call): a
+  // variant forces one choice of its base's kernels, which its own small calls reach as well as
+  // large ones, so a large call runs it one time in kVariantEvery.
+  const std::vector<std::string>& backends_for(const OpInfo& op, double work, uint64_t seed) {
+    call_backends_.clear();
+    for (size_t k = 0; k < compared_.size(); ++k) {
+      if (variant_every_[k] < 0 || variant_runs(work, seed, k, variant_every_[k])) {
+        call_backends_.push_back(compared_[k]);
+      }
+    }
+    return call_backends_;
   }
 
   // The call's outcomes in the table, and its run times in the profile's sums.
   void count(const OpInfo& op, const CallVerdict& verdict) {
     reference_seconds_ += verdict.diff.reference_seconds;
-    for (size_t k = 0; k < verdict.diff.runs.size() && k < backend_seconds_.size(); ++k) {
-      backend_seconds_[k] += verdict.diff.runs[k].seconds;
-      compare_seconds_ += verdict.diff.runs[k].compare_seconds;
+    for (const BackendRun& run : verdict.diff.runs) {
+      const auto k = compared_index_.find(run.backend);
+      if (k == compared_index_.end()) continue;
+      backend_seconds_[k->second] += run.seconds;
+      compare_seconds_ += run.compare_seconds;
     }
-    count_paths(result_.paths, verdict.diff.runs);
     auto& row = result_.table[op.name];
+    count_paths(result_.paths, verdict.diff.runs, row);
     count_outcome(row["reference"], verdict.diff.reference.kind);
     if (verdict.diff.expectation_failure) ++row["reference"].mismatches;
     for (const BackendRun& run : verdict.diff.runs) {
@@ -430,6 +471,12 @@ class CampaignRun {
   std::vector<double> backend_seconds_;
   Clock::time_point start_;
   std::optional<gen::ScopedPathThresholds> aims_;
+  std::optional<CallSchedule> schedule_;
+  std::vector<ScheduleArm> arms_;  // by place in the schedule
+  std::map<std::string, size_t> compared_index_;  // backend -> its place in compared_
+  // By place in compared_: -1 for a base backend, else the variant's variant_every.
+  std::vector<int> variant_every_;
+  std::vector<std::string> call_backends_;        // backends_for's list
 };
 
 }  // namespace

@@ -33,16 +33,16 @@ struct CampaignOptions {
   double shrink_seconds = 2;
   // Shard `shard_index` (0-based) of `shard_count`: this run makes only the calls whose index
   // is shard_index modulo shard_count, so shards of one seed draw disjoint calls and a CI
-  // matrix scales a campaign out; each shard still cycles through every selected operator.
+  // matrix scales a campaign out; each shard still draws every selected operator.
   int shard_index = 0;
   int shard_count = 1;
   // Known failures of the backends under test (docs/expected-failures.md): a failing call whose
   // every failing backend is selected by an entry is an expected failure, not a mismatch.
   ExpectationSet expected;
-  // Job `job_index` of `job_count` processes sharing this campaign (--jobs): it makes the calls
-  // of every job_count-th round of the operator cycle (a round: one call per selected
-  // operator), so each job draws every operator and, with max_cases, the calls made are the same
-  // whatever the number of jobs (each call's seed derives from its index).
+  // Job `job_index` of `job_count` processes sharing this campaign (--jobs): it makes every
+  // job_count-th call (each call's seed derives from its index) with its own schedule
+  // (harness/campaign/call_schedule.h), so each job draws every operator, the same seed and
+  // number of jobs replay the same calls, and max_cases bounds the calls of all jobs together.
   int job_index = 0;
   int job_count = 1;
 };
@@ -55,8 +55,15 @@ struct CampaignPaths {
   std::map<std::string, std::set<std::string>> in_scope;
   // backend -> path -> why this machine cannot reach it (in scope, not required)
   std::map<std::string, std::map<std::string, std::string>> unreachable;
-  // backend -> paths in scope, reachable here, that no call reached: fails the campaign
+  // backend -> paths in scope, reachable here, that no call reached although their operators
+  // made at least kPathJudgeCalls calls on it: fails the campaign
   std::map<std::string, std::set<std::string>> not_reached;
+  // backend -> paths in scope, reachable here, that no call reached in fewer than
+  // kPathJudgeCalls calls of their operators: not judged (a run too short or too slow)
+  std::map<std::string, std::set<std::string>> too_few_calls;
+  // backend -> path -> the calls of the reaching call's operator on that backend, that call
+  // included, when a call first took the path (in a merged run: the least over the jobs)
+  std::map<std::string, std::map<std::string, int64_t>> first_reach;
 };
 
 // One cell of the conformance table (operator x backend).
@@ -113,6 +120,9 @@ struct CampaignResult {
   std::map<std::string, std::set<std::string>> declared_not_compared;
   CampaignPaths paths;  // the kernel paths the calls reached
   std::map<std::string, double> op_seconds;  // time spent per operator
+  // Each operator's share of the time as the schedule plans it (harness/campaign/call_schedule.h);
+  // --profile sets it beside the measured share (op_seconds).
+  std::map<std::string, double> planned_share;
   // Where the campaign's wall time went, in seconds (always measured: a few clock reads per
   // backend run; docs/performance.md, "Harness throughput"): "draw" (the generators),
   // "backend:<name>" for the reference and each compared backend (its run_op_outcome),

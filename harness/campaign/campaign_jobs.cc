@@ -74,6 +74,7 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
   }
   if (j.contains("op_seconds")) r.op_seconds = j.at("op_seconds").get<std::map<std::string, double>>();
   r.phase_seconds = j.value("phase_seconds", std::map<std::string, double>{});
+  r.planned_share = j.value("planned_share", std::map<std::string, double>{});
   if (j.contains("page_faults")) {
     r.minor_faults = j.at("page_faults").value("minor", int64_t{0});
     r.major_faults = j.at("page_faults").value("major", int64_t{0});
@@ -213,6 +214,7 @@ CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
   m.shard_index = jobs[0].shard_index;
   m.shard_count = jobs[0].shard_count;
   m.backends = jobs[0].backends;
+  m.planned_share = jobs[0].planned_share;  // every job plans the same shares
   std::map<std::string, std::vector<const CampaignFinding*>> by_key;
   std::set<std::string> stale(jobs[0].stale_expectations.begin(), jobs[0].stale_expectations.end());
   std::set<std::string> unexpected;
@@ -225,6 +227,7 @@ CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
   m.unexpected_passes.assign(unexpected.begin(), unexpected.end());
   m.stale_expectations.assign(stale.begin(), stale.end());
   drop_compared_elsewhere(m);
+  judge_merged_paths(m);
   return m;
 }
 

@@ -6,11 +6,16 @@
 
 namespace cvm {
 
-void count_paths(CampaignPaths& paths, const std::vector<BackendRun>& runs) {
+void count_paths(CampaignPaths& paths, const std::vector<BackendRun>& runs,
+                 const std::map<std::string, CampaignCell>& row) {
   for (const BackendRun& run : runs) {
     if (run.skipped || run.outcome.paths.empty()) continue;
     auto& calls = paths.calls[run.backend];
-    for (const std::string& id : run.outcome.paths) ++calls[id];
+    for (const std::string& id : run.outcome.paths) {
+      if (++calls[id] != 1) continue;
+      const auto cell = row.find(run.backend);
+      paths.first_reach[run.backend][id] = (cell == row.end() ? 0 : cell->second.cases) + 1;
+    }
   }
 }
 
@@ -25,6 +30,18 @@ bool in_scope(const PathInfo& path, const std::string& name, const CampaignResul
     if (cell != row->second.end() && cell->second.cases > 0) return true;
   }
   return false;
+}
+
+// The calls backend `name` made of the operators of `path`, together.
+int64_t calls_of(const PathInfo& path, const std::string& name, const CampaignResult& result) {
+  int64_t calls = 0;
+  for (const std::string& op : path.ops) {
+    const auto row = result.table.find(op);
+    if (row == result.table.end()) continue;
+    const auto cell = row->second.find(name);
+    if (cell != row->second.end()) calls += cell->second.cases;
+  }
+  return calls;
 }
 
 }  // namespace
@@ -44,10 +61,27 @@ void finish_paths(const Registry& registry, const std::vector<std::string>& comp
       if (why != backend->unreachable_paths.end()) {
         p.unreachable[name][id] = why->second;
       } else if (calls.count(id) == 0) {
-        p.not_reached[name].insert(id);
+        (calls_of(*info, name, result) >= kPathJudgeCalls ? p.not_reached : p.too_few_calls)[name]
+            .insert(id);
       }
     }
   }
+}
+
+void judge_merged_paths(CampaignResult& result) {
+  CampaignPaths& p = result.paths;
+  for (auto& [backend, few] : p.too_few_calls) {
+    for (auto it = few.begin(); it != few.end();) {
+      const PathInfo* info = paths::find(*it);
+      if (info != nullptr && calls_of(*info, backend, result) >= kPathJudgeCalls) {
+        p.not_reached[backend].insert(*it);
+        it = few.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  std::erase_if(p.too_few_calls, [](const auto& entry) { return entry.second.empty(); });
 }
 
 std::map<std::string, int> starved_ops(const Registry& registry,
@@ -85,6 +119,12 @@ nlohmann::json paths_json(const CampaignPaths& paths) {
     const auto missing = paths.not_reached.find(backend);
     b["not_reached"] = missing != paths.not_reached.end() ? nlohmann::json(missing->second)
                                                           : nlohmann::json::array();
+    const auto few = paths.too_few_calls.find(backend);
+    b["too_few_calls"] = few != paths.too_few_calls.end() ? nlohmann::json(few->second)
+                                                          : nlohmann::json::array();
+    const auto first = paths.first_reach.find(backend);
+    b["first_reach"] = first != paths.first_reach.end() ? nlohmann::json(first->second)
+                                                        : nlohmann::json::object();
     json[backend] = b;
   }
   // Backends that report paths without declaring any (an external worker) keep their counts.
@@ -103,6 +143,10 @@ CampaignPaths paths_from_json(const nlohmann::json& json) {
     p.unreachable[backend] = b.value("unreachable", std::map<std::string, std::string>{});
     const auto missing = b.value("not_reached", std::set<std::string>{});
     if (!missing.empty()) p.not_reached[backend] = missing;
+    const auto few = b.value("too_few_calls", std::set<std::string>{});
+    if (!few.empty()) p.too_few_calls[backend] = few;
+    const auto first = b.value("first_reach", std::map<std::string, int64_t>{});
+    if (!first.empty()) p.first_reach[backend] = first;
   }
   return p;
 }
@@ -116,12 +160,23 @@ void merge_paths(CampaignPaths& into, const CampaignPaths& job) {
   for (const auto& [backend, missing] : job.not_reached) {
     into.not_reached[backend].insert(missing.begin(), missing.end());
   }
-  // What one job did not reach, another may have.
-  for (auto& entry : into.not_reached) {
-    const auto& calls = into.calls[entry.first];
-    std::erase_if(entry.second, [&calls](const std::string& id) { return calls.count(id) != 0; });
+  for (const auto& [backend, few] : job.too_few_calls) {
+    into.too_few_calls[backend].insert(few.begin(), few.end());
   }
-  std::erase_if(into.not_reached, [](const auto& entry) { return entry.second.empty(); });
+  for (const auto& [backend, first] : job.first_reach) {
+    for (const auto& [id, n] : first) {
+      auto [it, added] = into.first_reach[backend].try_emplace(id, n);
+      if (!added) it->second = std::min(it->second, n);
+    }
+  }
+  // What one job did not reach, another may have.
+  for (auto* missing : {&into.not_reached, &into.too_few_calls}) {
+    for (auto& entry : *missing) {
+      const auto& calls = into.calls[entry.first];
+      std::erase_if(entry.second, [&calls](const std::string& id) { return calls.count(id) != 0; });
+    }
+    std::erase_if(*missing, [](const auto& entry) { return entry.second.empty(); });
+  }
 }
 
 namespace {
@@ -150,21 +205,32 @@ size_t size_of(const std::map<std::string, std::map<std::string, std::string>>& 
 std::string paths_summary(const CampaignPaths& paths, bool full) {
   if (paths.in_scope.empty() && paths.calls.empty()) return "";
   std::vector<std::string> words = {"paths", "reached/declared:"};
-  size_t unreachable = 0, missing_total = 0;
+  size_t unreachable = 0, missing_total = 0, few_total = 0, judged_total = 0;
   for (const auto& [backend, scope] : paths.in_scope) {
     const size_t here = size_of(paths.unreachable, backend);
     const auto m = paths.not_reached.find(backend);
     const size_t missing = m != paths.not_reached.end() ? m->second.size() : 0;
-    words.push_back(backend + " " + std::to_string(scope.size() - here - missing) + "/" +
+    const auto f = paths.too_few_calls.find(backend);
+    const size_t few = f != paths.too_few_calls.end() ? f->second.size() : 0;
+    words.push_back(backend + " " + std::to_string(scope.size() - here - missing - few) + "/" +
                     std::to_string(scope.size() - here) + ",");
     unreachable += here;
     missing_total += missing;
+    few_total += few;
+    judged_total += scope.size() - here;
   }
   if (words.size() > 2) words.back().pop_back();  // the last comma
   if (unreachable > 0) {
     words.push_back("(" + std::to_string(unreachable) + " unreachable here: campaign.json says why)");
   }
   std::string out = wrapped(words);
+  if (few_total > 0) {
+    out += wrapped({"warning:", "too", "few", "calls", "to", "judge", "paths:",
+                    std::to_string(few_total), "of", std::to_string(judged_total),
+                    "not", "reached", "before", "their", "operators", "made",
+                    std::to_string(kPathJudgeCalls), "calls", "(a", "longer", "run", "judges",
+                    "them;", "--table", "full", "lists", "them)"});
+  }
   if (missing_total > 0) {
     // The ids where they fit a few lines; otherwise the counts, and where the ids are.
     std::vector<std::string> never = {"paths", "never", "reached:"};
@@ -188,6 +254,12 @@ std::string paths_summary(const CampaignPaths& paths, bool full) {
     if (m != paths.not_reached.end()) {
       out += "    never reached:";
       for (const std::string& id : m->second) out += " " + id;
+      out += "\n";
+    }
+    const auto f = paths.too_few_calls.find(backend);
+    if (f != paths.too_few_calls.end()) {
+      out += "    too few calls to judge:";
+      for (const std::string& id : f->second) out += " " + id;
       out += "\n";
     }
   }

@@ -15,8 +15,16 @@
 
 namespace cvm {
 
-// Counts the paths each run of one call reported.
-void count_paths(CampaignPaths& paths, const std::vector<BackendRun>& runs);
+// A declared path is judged (reached, or a failure) only once the operators it serves have made
+// this many calls on the backend, counted together: the count by which the campaign's aimed
+// draws reach every path (docs/paths.md, "Paths judged by calls"), the same on any machine.
+// Fewer calls leave it "too few calls to judge", a warning, never a failure by the clock.
+inline constexpr int64_t kPathJudgeCalls = 150;
+
+// Counts the paths each run of one call reported; `row` is the call's operator's row of the
+// table before this call is counted (for first_reach).
+void count_paths(CampaignPaths& paths, const std::vector<BackendRun>& runs,
+                 const std::map<std::string, CampaignCell>& row);
 
 // After the calls: per compared backend that declares paths, those in scope (an operator they
 // serve had calls on it), those unreachable here and those in scope but never reached.
@@ -29,6 +37,10 @@ void finish_paths(const Registry& registry, const std::vector<std::string>& comp
 std::map<std::string, int> starved_ops(const Registry& registry,
                                        const std::vector<std::string>& compared,
                                        const CampaignPaths& paths, int64_t few = 8);
+
+// After jobs are merged: a path too few calls of one job left unjudged is judged on the calls
+// of all jobs together (result.table), as one process making them would.
+void judge_merged_paths(CampaignResult& result);
 
 // campaign.json's "paths" object, and back.
 nlohmann::json paths_json(const CampaignPaths& paths);

@@ -5,6 +5,33 @@
 #include <vector>
 
 namespace cvm {
+namespace {
+
+// One row per operator: its calls, the share of the time the schedule planned for it and the
+// share it took (of the time spent in operators' calls), and its time per call.
+std::string operator_shares(const CampaignResult& result) {
+  double total = 0;
+  for (const auto& [op, seconds] : result.op_seconds) total += seconds;
+  std::ostringstream out;
+  out << std::fixed << std::left << std::setw(26) << "operator" << std::right << std::setw(10)
+      << "calls" << std::setw(10) << "planned" << std::setw(10) << "measured" << std::setw(12)
+      << "us/call" << "\n";
+  for (const auto& [op, row] : result.table) {
+    const auto ref = row.find("reference");
+    const int64_t calls = ref == row.end() ? 0 : ref->second.cases;
+    const auto planned = result.planned_share.find(op);
+    const auto spent = result.op_seconds.find(op);
+    const double seconds = spent == result.op_seconds.end() ? 0.0 : spent->second;
+    out << std::left << std::setw(26) << op << std::right << std::setw(10) << calls
+        << std::setw(9) << std::setprecision(1)
+        << (planned == result.planned_share.end() ? 0.0 : 100 * planned->second) << "%"
+        << std::setw(9) << (total > 0 ? 100 * seconds / total : 0.0) << "%" << std::setw(12)
+        << (calls > 0 ? 1e6 * seconds / static_cast<double>(calls) : 0.0) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace
 
 std::string campaign_profile(const CampaignResult& result, int jobs) {
   std::vector<std::string> order = {"draw"};
@@ -44,6 +71,7 @@ std::string campaign_profile(const CampaignResult& result, int jobs) {
       << " page faults/call (minor " << result.minor_faults << ", major " << result.major_faults
       << "), " << (result.seconds > 0 ? result.cpu_seconds / result.seconds : 0.0)
       << " CPUs used (" << result.cpu_seconds << " CPU-s in " << result.seconds << " s)\n";
+  if (!result.planned_share.empty()) out << operator_shares(result);
   return out.str();
 }
 

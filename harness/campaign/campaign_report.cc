@@ -346,6 +346,7 @@ std::string campaign_json(const CampaignResult& result) {
   json["skipped_backends"] = result.skip_reasons;
   json["precision_not_compared"] = result.precision_not_compared;
   json["phase_seconds"] = result.phase_seconds;
+  json["planned_share"] = result.planned_share;
   json["page_faults"] = {{"minor", result.minor_faults}, {"major", result.major_faults}};
   json["cpu_seconds"] = result.cpu_seconds;
   json["run"] = {{"commit", result.commit},

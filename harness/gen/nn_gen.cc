@@ -126,6 +126,26 @@ void aim_conv_image(ConvDraw& d) {
   d.w.in = std::max<int64_t>(axis.dilated(), *elements / (d.in_channels * axis.in));
 }
 
+// Now and then (1 draw in 6 while a backend declares a GEMM tile) a convolution whose implicit
+// GEMM fills whole tiles: output channels per group near the tile's width, a depth of several
+// K slices with a tail (8 to 12 input channels per group under a 3 x 3 kernel: 72 to 108 taps)
+// and at least 64 output pixels, so that a run of conv2d alone takes the full tile, the K slices
+// and the K tail (docs/paths.md).
+void aim_conv_gemm_tile(ConvDraw& d) {
+  const auto width = gen::aimed("conv2d", "gemm_tile", 1, 72);
+  if (!width) return;
+  d.batch = 1;
+  d.groups = pick(1, 2);
+  d.channels = d.groups * *width;
+  d.in_channels = d.groups * std::max<int64_t>(8, pick(8, 12));
+  ConvAxis axis;
+  axis.kernel = 3;
+  axis.pad = 1;
+  axis.in = std::max<int64_t>(8, pick(8, 10));
+  d.h = axis;
+  d.w = axis;
+}
+
 }  // namespace
 
 nn_gen::ConvDraw nn_gen::draw_conv() {
@@ -155,6 +175,7 @@ nn_gen::ConvDraw nn_gen::draw_conv() {
   d.h = draw_conv_axis();
   d.w = draw_conv_axis();
   aim_conv_image(d);
+  aim_conv_gemm_tile(d);
   d.use_bias = coin();
   d.p_data = draw_precision(1, 8);
   d.p_weight = draw_precision(1, 8);

@@ -17,6 +17,11 @@ std::map<std::string, int>& shares() {
   return boosted;
 }
 
+AimMode& mode() {
+  static AimMode current = AimMode::kMixed;
+  return current;
+}
+
 // The values of `quantity` for `op` among the thresholds set.
 std::vector<int64_t> values_of(const std::string& op, const std::string& quantity) {
   std::vector<int64_t> values;
@@ -38,7 +43,7 @@ void set_path_thresholds(const std::vector<PathThreshold>& thresholds) { current
 
 const std::vector<PathThreshold>& path_thresholds() { return current(); }
 
-bool aiming() { return !path_thresholds().empty(); }
+bool aiming() { return !path_thresholds().empty() && mode() != AimMode::kNever; }
 
 ScopedPathThresholds::ScopedPathThresholds(const std::vector<PathThreshold>& thresholds)
     : saved_(current()) {
@@ -48,16 +53,21 @@ ScopedPathThresholds::ScopedPathThresholds(const std::vector<PathThreshold>& thr
 ScopedPathThresholds::~ScopedPathThresholds() {
   current() = saved_;
   shares().clear();
+  mode() = AimMode::kMixed;
 }
 
 void set_aim_shares(const std::map<std::string, int>& boosted) { shares() = boosted; }
 
+void set_aim_mode(AimMode m) { mode() = m; }
+
 std::optional<int64_t> aimed(const std::string& op, const std::string& quantity, int64_t lo,
                              int64_t hi, int share) {
+  if (mode() == AimMode::kNever) return std::nullopt;
   const std::vector<int64_t> values = values_of(op, quantity);
   if (values.empty() || lo > hi) return std::nullopt;
   const auto boosted = shares().find(op);
   if (boosted != shares().end()) share = std::min(share, boosted->second);
+  if (mode() == AimMode::kOften) share = std::min(share, 2);
   if (full(1, share) != 1) return std::nullopt;
   const int64_t t = values[static_cast<size_t>(full(0, static_cast<int64_t>(values.size()) - 1))];
   int64_t v = t;

@@ -41,6 +41,15 @@ bool aiming();
 // few calls so far. Empty: every operator at the generator's own share.
 void set_aim_shares(const std::map<std::string, int>& shares);
 
+// How the next draws aim while thresholds are set: kMixed at each generator's own share (and the
+// feedback's), kNever not at all (aiming() false: the small calls of an operator), kOften one
+// draw in 2 at every threshold (the large calls at the thresholds). The campaign's schedule
+// draws each operator's calls in two arms, never and often, each in its own share of the time
+// (harness/campaign/call_schedule.h), so that an operator's few expensive calls at the
+// thresholds do not take the calls of its many cheap ones.
+enum class AimMode { kMixed, kNever, kOften };
+void set_aim_mode(AimMode mode);
+
 // Inside a generator: with probability 1/share (when `op` has a threshold of `quantity`), a
 // value near one, clamped to [lo, hi]; otherwise nullopt, and nothing is drawn when no
 // threshold applies.

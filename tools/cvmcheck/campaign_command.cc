@@ -104,8 +104,9 @@ void add_options(CLI::App* sub, CampaignCli& o) {
                   "K/N: make only shard K of N (1-based) of the seed's calls; shards of one seed "
                   "are disjoint and their reports merge (tools/gate/campaign_merge.py)");
   sub->add_option("--jobs", o.jobs,
-                  "Processes sharing the campaign (default 0: one per core); with --max-cases the "
-                  "same calls, table and findings for any number")
+                  "Processes sharing the campaign (default 0: one per core), each making every "
+                  "N-th call with its own schedule: the same seed and number of jobs replay the "
+                  "same calls; --max-cases bounds them in all")
       ->check(CLI::Range(0, 1024));
   sub->add_flag("--quiet", o.quiet, "No progress line");
   sub->add_option("--table", o.table,

@@ -1,0 +1,141 @@
+#include "harness/engine/call_cost.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace cvm {
+namespace {
+
+int64_t dim_or_1(const Call& call, size_t input, size_t axis) {
+  if (input >= call.inputs.size()) return 1;
+  const Shape& shape = call.inputs[input].shape();
+  return axis < shape.size() ? std::max<int64_t>(1, shape[axis]) : 1;
+}
+
+// The elements of the broadcast of the first two inputs' shapes (aligned at the last axis).
+double broadcast_elements(const Call& call) {
+  if (call.inputs.size() < 2) return 0;
+  const Shape& a = call.inputs[0].shape();
+  const Shape& b = call.inputs[1].shape();
+  const size_t n = std::max(a.size(), b.size());
+  double elements = 1;
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t da = k < a.size() ? a[a.size() - 1 - k] : 1;
+    const int64_t db = k < b.size() ? b[b.size() - 1 - k] : 1;
+    elements *= static_cast<double>(std::max<int64_t>({da, db, 1}));
+  }
+  return elements;
+}
+
+// Multiply-adds, window taps or pairs beyond one per element read; 0 for the others.
+double extra_work(const Call& call) {
+  if (call.inputs.empty()) return 0;
+  const double data = static_cast<double>(call.inputs[0].size());
+  if (call.op == "conv2d" && call.inputs.size() >= 2) {
+    // Every output position of every image takes the whole weight tensor once.
+    const double positions = static_cast<double>(dim_or_1(call, 0, 0) * dim_or_1(call, 0, 2) *
+                                                 dim_or_1(call, 0, 3)) /
+                             static_cast<double>(attr_product(call, "strides"));
+    return positions * static_cast<double>(call.inputs[1].size());
+  }
+  if (call.op == "dense" && call.inputs.size() >= 2) {
+    return static_cast<double>(dim_or_1(call, 0, 0)) * static_cast<double>(call.inputs[1].size());
+  }
+  if (call.op == "max_pool2d") {
+    return data * static_cast<double>(attr_product(call, "pool_size")) /
+           static_cast<double>(attr_product(call, "strides"));
+  }
+  if (call.op == "upsampling") {
+    const double scale = static_cast<double>(attr_product(call, "scale"));
+    return data * std::min(scale * scale, 1e6);
+  }
+  if (call.op == "non_max_suppression" || call.op == "get_valid_counts") {
+    // Pairs of boxes within a batch.
+    return static_cast<double>(dim_or_1(call, 0, 0)) * static_cast<double>(dim_or_1(call, 0, 1)) *
+           static_cast<double>(dim_or_1(call, 0, 1));
+  }
+  if (call.op.rfind("broadcast_", 0) == 0) return broadcast_elements(call);
+  // Copies that write each element many times.
+  if (call.op == "repeat") return data * static_cast<double>(attr_product(call, "repeats"));
+  if (call.op == "tile") return data * static_cast<double>(attr_product(call, "reps"));
+  // A reduction's element costs a multi-axis index step in the reference and a lane of an
+  // emulated warp in cuda-host and each of its reduction variants: measured at about eight
+  // times an element of an elementwise pass over the same backends.
+  if (call.op == "sum" || call.op == "max") return 7 * data;
+  return 0;
+}
+
+}  // namespace
+
+int64_t attr_product(const Call& call, const std::string& key) {
+  if (!call.attrs.is_object() || !call.attrs.contains(key) || !call.attrs.at(key).is_string()) {
+    return 1;
+  }
+  const std::string text = call.attrs.at(key).get<std::string>();
+  int64_t product = 1, value = 0;
+  bool in_number = false;
+  for (const char c : text) {
+    if (std::isdigit(static_cast<unsigned char>(c)) != 0) {
+      value = std::min<int64_t>(value * 10 + (c - '0'), 1 << 20);
+      in_number = true;
+    } else if (in_number) {
+      product = std::min<int64_t>(product * std::max<int64_t>(value, 1), 1 << 20);
+      value = 0;
+      in_number = false;
+    }
+  }
+  if (in_number) product = std::min<int64_t>(product * std::max<int64_t>(value, 1), 1 << 20);
+  return std::max<int64_t>(product, 1);
+}
+
+int variant_every(const std::string& backend) { return backend == "optimized@3" ? 4 : 0; }
+
+bool variant_runs(double work, uint64_t seed, size_t variant, int every) {
+  if (every <= 0 && work <= kVariantAllUnits) return true;
+  // splitmix64 of the seed and the variant's place: independent draws per variant.
+  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (variant + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return (z ^ (z >> 31)) % (every > 0 ? static_cast<uint64_t>(every) : kVariantEvery) == 0;
+}
+
+uint64_t call_hash(const Call& call) {
+  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+  const auto mix = [&h](uint64_t v) {
+    for (int b = 0; b < 8; ++b) {
+      h ^= (v >> (8 * b)) & 0xff;
+      h *= 0x100000001b3ULL;
+    }
+  };
+  for (const char c : call.op + call.attrs.dump()) mix(static_cast<unsigned char>(c));
+  for (const Tensor& t : call.inputs) {
+    for (const int64_t d : t.shape()) mix(static_cast<uint64_t>(d));
+    mix(static_cast<uint64_t>(t.precision()) * 2 + (t.dtype() == DType::kInt8 ? 1 : 0));
+    const int64_t step = std::max<int64_t>(1, t.size() / 64);
+    for (int64_t i = 0; i < t.size(); i += step) mix(static_cast<uint32_t>(t.get(i)));
+  }
+  return h;
+}
+
+std::vector<std::string> paying_backends(const Registry& registry,
+                                         const std::vector<std::string>& compared, double work,
+                                         uint64_t seed) {
+  std::vector<std::string> chosen;
+  for (size_t k = 0; k < compared.size(); ++k) {
+    const Backend* backend = registry.find_backend(compared[k]);
+    const bool variant = backend != nullptr && !backend->variant_of.empty();
+    if (!variant || variant_runs(work, seed, k, variant_every(compared[k]))) {
+      chosen.push_back(compared[k]);
+    }
+  }
+  return chosen;
+}
+
+double call_work(const Call& call) {
+  const double reads = static_cast<double>(input_elements(call));
+  // A call expected to break one rule stops at validation, after reading its inputs at most.
+  if (call.expected.has_value() && *call.expected != OutcomeKind::kOk) return kRunUnits + reads;
+  return kRunUnits + reads + extra_work(call);
+}
+
+}  // namespace cvm

@@ -1,0 +1,58 @@
+// What one call costs a backend, in work units, estimated from the call's sizes before it runs
+// (docs/campaign-schedule.md): the campaign's schedule shares its time among the operators by
+// these estimates, and the variants that exist for small calls run on the calls they pay on.
+// The estimate is a pure function of the call, so a seed replays the same schedule anywhere.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cvmcheck/registry.h"
+#include "harness/engine/call.h"
+
+namespace cvm {
+
+// Work units of one backend run of `call`: a fixed cost per run (validation, allocation, the
+// result's copy; kRunUnits), one unit per input element read, and one per multiply-add or
+// window tap for the operators that make more than one per element (conv2d, dense, pooling,
+// upsampling, NMS). A call expected to break a rule stops at validation: the fixed cost and its
+// reads only.
+double call_work(const Call& call);
+
+// The fixed part of call_work: a run of an empty call costs about as much as reading this many
+// elements (measured on the campaign's cheapest operators, docs/campaign-schedule.md).
+inline constexpr double kRunUnits = 1024;
+
+// Whether a dispatch variant (the `variant`-th compared backend) runs a call of `work` units
+// (call_work) whose case seed is `seed`: always on a call of at most kVariantAllUnits, which is
+// where the variants that force a path on small calls take it; otherwise one call in
+// kVariantEvery, drawn from the seed (so a seed replays the same runs), which keeps every forced
+// choice checked on large calls too without running each large call once more per variant. A
+// variant whose variant_every is k runs one call in k whatever its size.
+bool variant_runs(double work, uint64_t seed, size_t variant, int every = 0);
+
+// For a dispatch variant that costs more than its base on every call, however small (a thread
+// team on each: optimized@3's wake-ups and barriers cost more than most calls' work, and far
+// more on a loaded machine), the k of "one call in k"; 0 for the others (by size).
+int variant_every(const std::string& backend);
+inline constexpr double kVariantAllUnits = 1 << 15;
+inline constexpr uint64_t kVariantEvery = 4;
+
+// Of `compared`, the backends that run a call of `work` units whose seed is `seed`: every one
+// that is not a dispatch variant (Backend::variant_of), and each variant where variant_runs says
+// so, the variant numbered by its place in `compared`.
+std::vector<std::string> paying_backends(const Registry& registry,
+                                         const std::vector<std::string>& compared, double work,
+                                         uint64_t seed);
+
+// A hash of the call (operator, attributes, shapes, precisions and a sample of the values): the
+// seed of variant_runs for a call that has no case seed (a fuzz input), so that the same input
+// runs the same variants.
+uint64_t call_hash(const Call& call);
+
+// The product of the integers in attribute `key` ("(2, 3)", "[2,3]", "2"), at least 1; 1 when
+// absent or unreadable (an estimate, never a check).
+int64_t attr_product(const Call& call, const std::string& key);
+
+}  // namespace cvm
