@@ -277,6 +277,16 @@ class Modes(unittest.TestCase):
             self.assertNotIn("optimized", modes.variants_of("optimized"))
             self.assertTrue(all(v.startswith("optimized") for v in modes.variants_of("optimized")))
 
+    def test_the_unit_mode_runs_the_path_mark_oracle_of_the_mutants_backend(self):
+        # A wrong path mark changes no output: only these suites see it (the CUDA GEMM's K-tail
+        # and border marks survived a random-mutant run without them).
+        cuda = modes.unit_filter(["tile"], "cuda-host").split(":")
+        self.assertIn("PathMarksCudaHost.*", cuda)
+        self.assertIn("PathMarks.*", cuda)
+        self.assertNotIn("PathMarksOptimized.*", cuda)
+        self.assertIn("PathMarksOptimized.*", modes.unit_filter(["relu"]).split(":"))
+        self.assertNotIn("PathMarks.*", modes.unit_filter(["relu"], "reference").split(":"))
+
 
 class VariantsGain(unittest.TestCase):
     def test_before_counts_only_the_modes_without_the_variants(self):
