@@ -38,7 +38,6 @@ const std::vector<PathRow>& cuda_path_rows() {
       {"cuda.step.conv2d", "", CALL(conv({})), nullptr, kChoice},
       {"cuda.step.dense", "", CALL(dense(1, 1, 1)), nullptr, kChoice},
       {"cuda.step.pool", "", CALL(max_pool()), nullptr, kOnly},
-      {"cuda.step.pool", "", CALL(upsampling(2)), nullptr, kOnly},
       {"cuda.step.valid_counts", "", CALL(valid_counts()), nullptr, kChoice},
       {"cuda.step.nms", "", CALL(nms(-1)), nullptr, kChoice},
       // Two input channels per group: the GEMM; one: the depthwise kernel.
