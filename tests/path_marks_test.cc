@@ -47,7 +47,7 @@ void check_family(const std::string& family, const std::string& other) {
 TEST(PathMarks, EveryDeclaredPathHasARowOrAReason) {
   for (const Backend& b : registry().backends()) {
     for (const std::string& id : b.paths) {
-      const std::vector<const testing::PathRow*> rows = testing::rows_for(id, b.name);
+      const std::vector<const testing::PathRow*> rows = testing::rows_for(id, b);
       EXPECT_TRUE(!rows.empty() || testing::absent_row(id) != nullptr)
           << b.name << " declares " << id << " with no row in tests/support/path_rows_*.cc";
       for (const testing::PathRow* row : rows) {

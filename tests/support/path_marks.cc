@@ -65,14 +65,25 @@ int64_t Sizes::operator[](const std::string& name) const {
   return 1;
 }
 
-std::vector<const PathRow*> rows_for(const std::string& path, const std::string& backend) {
+namespace {
+
+// `scope` "@3" or "/simple": the backend's name ends with it; "?id": it can take path id.
+bool in_scope(const std::string& scope, const Backend& backend) {
+  if (scope.empty() || scope[0] != '?') return ends_with(backend.name, scope);
+  const std::string id = scope.substr(1);
+  return contains(backend.paths, id) && backend.unreachable_paths.count(id) == 0;
+}
+
+}  // namespace
+
+std::vector<const PathRow*> rows_for(const std::string& path, const Backend& backend) {
   std::vector<const PathRow*> scoped, general;
   for (const auto* table : {&optimized_path_rows(), &cuda_path_rows()}) {
     for (const PathRow& row : *table) {
       if (row.path != path) continue;
       if (row.scope.empty()) {
         general.push_back(&row);
-      } else if (ends_with(backend, row.scope)) {
+      } else if (in_scope(row.scope, backend)) {
         scoped.push_back(&row);
       }
     }
@@ -110,7 +121,7 @@ MarkTally check_path_marks(const Backend& backend) {
       continue;
     }
     bool must = false, must_not = false;
-    for (const PathRow* row : rows_for(id, backend.name)) {
+    for (const PathRow* row : rows_for(id, backend)) {
       expect_marks(backend, id, row->must(sizes), true);
       must = true;
       if (row->must_not == nullptr) continue;

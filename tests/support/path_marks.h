@@ -36,9 +36,10 @@ class Sizes {
 using MakeCall = PathCall (*)(const Sizes&);
 
 // A path's row. `scope` "" applies to every backend declaring the path, unless rows of the same
-// path name a scope matching the backend (its name ends with it: "@3", "/portable", "/simple"):
-// then only those apply. `must_not` is null only where no size decides the path within that
-// backend (its ISA or kernel choice does): `one_sided` says why.
+// path name a scope matching the backend: then only those apply. A scope matches a backend whose
+// name ends with it ("@3", "/simple"), or, written "?id", one that can take path id (a dispatch
+// picked by CPUID or CVMCHECK_ISA has no name for it). `must_not` is null only where no size
+// decides the path within that backend (its ISA or kernel choice does): `one_sided` says why.
 struct PathRow {
   PathRow(std::string path_id, std::string scope_suffix, MakeCall must_call,
           MakeCall must_not_call, std::string why_one_sided = "")
@@ -61,8 +62,8 @@ const std::vector<PathRow>& optimized_path_rows();
 const std::vector<PathRow>& cuda_path_rows();
 const std::vector<AbsentPath>& absent_path_rows();
 
-// The rows that apply to `path` on backend `backend` (empty: none).
-std::vector<const PathRow*> rows_for(const std::string& path, const std::string& backend);
+// The rows that apply to `path` on `backend` (empty: none).
+std::vector<const PathRow*> rows_for(const std::string& path, const Backend& backend);
 // The reason `path` has no row, or nullptr.
 const AbsentPath* absent_row(const std::string& path);
 

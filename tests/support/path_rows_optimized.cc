@@ -69,7 +69,8 @@ const std::vector<PathRow>& optimized_path_rows() {
       // conv2d: two input channels per group take a GEMM ISA's implicit GEMM, one the direct.
       {"conv2d.gemm.avx2", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
       {"conv2d.gemm.vnni", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
-      {"conv2d.direct", "/portable", CALL(conv({})), nullptr, kNoGemm},
+      // Where the dispatch is portable (the variant, or CVMCHECK_ISA=portable on the base).
+      {"conv2d.direct", "?dense.direct", CALL(conv({})), nullptr, kNoGemm},
       {"conv2d.direct", "", CALL(conv({.in_channels = 1})), CALL(conv({}))},
       {"conv2d.gemm_declined", "", CALL(conv({.in_channels = 1})), CALL(conv({}))},
       {"conv2d.direct.depthwise_vnni", "",
