@@ -4,6 +4,7 @@
 // only paths its backend can take. A wrong mark changes no output, so before these rows a mark
 // inverted or shifted by one (cuda/gemm_device.h's K tail and border marks were) survived
 // every other test while the campaign's "every path reached" rested on it.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -29,7 +30,7 @@ void check_family(const std::string& family, const std::string& other) {
     if (!starts_with(b.name, family) || (!other.empty() && starts_with(b.name, other))) continue;
     if (b.paths.empty()) continue;
     ++backends;
-    const MarkTally t = testing::check_path_marks(b);
+    const MarkTally t = testing::check_path_marks(registry(), b);
     std::cout << b.name << ": " << t.declared << " paths";
     if (!b.available) {
       std::cout << ", unavailable (" << b.unavailable_reason << ")\n";
@@ -74,6 +75,56 @@ TEST(PathMarksCudaHost, EachPathTakenOnItsSideOfEveryThreshold) { check_family("
 // The device backends: where no GPU (or no nvcc) is, each is unavailable with its reason, and
 // the completeness test above still holds their paths to rows.
 TEST(PathMarksCuda, EachPathTakenOnItsSideOfEveryThreshold) { check_family("cuda", "cuda-host"); }
+
+const char* const kWrong = "optimized-wrong-marks";
+
+// The optimized backend with relu's marks made wrong: `extra` marked on every call, `dropped`
+// never marked (the kernel runs as it is: the outputs stay right).
+Registry with_wrong_relu_marks(const std::string& extra, const std::string& dropped) {
+  Registry r = registry();
+  Backend b = *r.find_backend("optimized");
+  b.name = kWrong;
+  const Kernel relu = b.kernels.at("relu");
+  b.add("relu", [relu, extra, dropped](const OpContext& ctx) {
+    std::vector<Tensor> outputs = relu(ctx);
+    for (const std::string& id : paths::take()) {
+      if (id != dropped) paths::hit(paths::define(id.c_str(), "", ""));
+    }
+    if (!extra.empty()) paths::hit(paths::define(extra.c_str(), "", ""));
+    return outputs;
+  });
+  r.add_backend(std::move(b));
+  return r;
+}
+
+// The failures the rows report on backend `name` of `r`, held back from this test's result.
+std::string failures_on(const Registry& r, const std::string& name) {
+  ::testing::TestPartResultArray results;
+  {
+    const ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
+    testing::check_path_marks(r, *r.find_backend(name));
+  }
+  std::string text;
+  for (int i = 0; i < results.size(); ++i) {
+    text += results.GetTestPartResult(i).message();
+    text += '\n';
+  }
+  return text;
+}
+
+// The oracle itself: a mark added where the threshold says no, one dropped where it says yes,
+// and one of another backend's path each fail it (as the hand-run mutants of
+// cuda/gemm_device.h:236 and :242 did).
+TEST(PathMarks, AWrongMarkFailsTheRows) {
+  const std::string added = failures_on(with_wrong_relu_marks("relu.chunks", ""), kWrong);
+  EXPECT_NE(added.find("must not report relu.chunks"), std::string::npos) << added;
+  const std::string dropped = failures_on(with_wrong_relu_marks("", "relu.one_chunk"), kWrong);
+  EXPECT_NE(dropped.find("must report relu.one_chunk"), std::string::npos) << dropped;
+  const std::string other = failures_on(with_wrong_relu_marks("cuda.step.map", ""), kWrong);
+  EXPECT_NE(other.find("reported cuda.step.map, which it does not declare"), std::string::npos)
+      << other;
+}
 
 }  // namespace
 }  // namespace cvm

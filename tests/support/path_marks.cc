@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "support/call.h"
 
@@ -45,9 +46,12 @@ void expect_declared(const Backend& b, const std::vector<std::string>& reported,
   }
 }
 
-void expect_marks(const Backend& b, const std::string& path, const PathCall& c, bool wanted) {
+void expect_marks(const Registry& r, const Backend& b, const std::string& path, const PathCall& c,
+                  bool wanted) {
   const std::string what = describe_call(c);
-  const Outcome o = call(c.op, c.attrs, c.inputs, b.name);
+  std::vector<Tensor> inputs;
+  for (const ExampleTensor& t : c.inputs) inputs.push_back(to_tensor(t));
+  const Outcome o = run_op_outcome(r, b.name, c.op, parse_attrs_json(c.attrs), inputs);
   ASSERT_EQ(o.kind, OutcomeKind::kOk) << b.name << " " << what << ": " << describe(o);
   EXPECT_EQ(contains(o.paths, path), wanted)
       << b.name << " " << what << (wanted ? " must report " : " must not report ") << path
@@ -105,7 +109,7 @@ const std::vector<AbsentPath>& absent_path_rows() {
   return kAbsent;
 }
 
-MarkTally check_path_marks(const Backend& backend) {
+MarkTally check_path_marks(const Registry& registry, const Backend& backend) {
   MarkTally tally;
   tally.declared = static_cast<int>(backend.paths.size());
   if (!backend.available) {
@@ -122,10 +126,10 @@ MarkTally check_path_marks(const Backend& backend) {
     }
     bool must = false, must_not = false;
     for (const PathRow* row : rows_for(id, backend)) {
-      expect_marks(backend, id, row->must(sizes), true);
+      expect_marks(registry, backend, id, row->must(sizes), true);
       must = true;
       if (row->must_not == nullptr) continue;
-      expect_marks(backend, id, row->must_not(sizes), false);
+      expect_marks(registry, backend, id, row->must_not(sizes), false);
       must_not = true;
     }
     tally.must += must ? 1 : 0;

@@ -72,9 +72,9 @@ const AbsentPath* absent_row(const std::string& path);
 struct MarkTally {
   int declared = 0, must = 0, must_not = 0, unreachable = 0;
 };
-// Runs every row of every path `backend` declares (none when it is unavailable: its reason is
-// checked instead), and checks that each call reports only paths the backend can take.
-MarkTally check_path_marks(const Backend& backend);
+// Runs every row of every path `backend` (of `registry`) declares (none when it is unavailable:
+// its reason is checked instead), and checks that each call reports only paths it can take.
+MarkTally check_path_marks(const Registry& registry, const Backend& backend);
 
 // --- Call builders (values: a fixed pattern in [-2, 2], precision 8 unless given) ---------
 
