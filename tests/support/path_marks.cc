@@ -19,6 +19,13 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
+// `scope` "@3" or "/simple": the backend's name ends with it; "?id": it can take path id.
+bool in_scope(const std::string& scope, const Backend& backend) {
+  if (scope.empty() || scope[0] != '?') return ends_with(backend.name, scope);
+  const std::string id = scope.substr(1);
+  return contains(backend.paths, id) && backend.unreachable_paths.count(id) == 0;
+}
+
 std::string describe_call(const PathCall& c) {
   std::string text = c.op + " " + c.attrs;
   for (const ExampleTensor& t : c.inputs) {
@@ -69,17 +76,6 @@ int64_t Sizes::operator[](const std::string& name) const {
   return 1;
 }
 
-namespace {
-
-// `scope` "@3" or "/simple": the backend's name ends with it; "?id": it can take path id.
-bool in_scope(const std::string& scope, const Backend& backend) {
-  if (scope.empty() || scope[0] != '?') return ends_with(backend.name, scope);
-  const std::string id = scope.substr(1);
-  return contains(backend.paths, id) && backend.unreachable_paths.count(id) == 0;
-}
-
-}  // namespace
-
 std::vector<const PathRow*> rows_for(const std::string& path, const Backend& backend) {
   std::vector<const PathRow*> scoped, general;
   for (const auto* table : {&optimized_path_rows(), &cuda_path_rows()}) {
@@ -102,8 +98,8 @@ const AbsentPath* absent_row(const std::string& path) {
   return nullptr;
 }
 
-// No declared path lacks a row today; one that must (a path no small call can take) is listed
-// here with its reason, and the completeness test accepts it.
+// A declared path that no affordable call can take gets an entry here, with the reason, instead
+// of a row; the completeness test accepts it. Empty: every declared path has a row.
 const std::vector<AbsentPath>& absent_path_rows() {
   static const std::vector<AbsentPath> kAbsent = {};
   return kAbsent;
