@@ -5,8 +5,9 @@ the mutant's operators, notice a difference? The restriction is what keeps a cat
 affordable; it is safe because a kernel mutant can only change its own operators' outcomes.
 
   unit        cvmcheck_tests: the examples of those operators on the optimized backend, the
-              nn path tests (nn operators), tests/mutation_kills_test.cc, then (only when
-              those pass) the robustness tests, which cannot be filtered by operator
+              nn path tests (nn operators), tests/mutation_kills_test.cc, the backend's
+              path-mark oracle (tests/path_marks_test.cc), then (only when those pass) the
+              robustness tests, which cannot be filtered by operator
   properties  cvmcheck_tests: the RapidCheck properties of those operators, fixed seed
   golden      cvmcheck golden verify on a suite holding only those operators' cases
   campaign    cvmcheck campaign over those operators (fixed seed and call count, time-capped)
@@ -65,6 +66,17 @@ for _op in (operators.FAMILIES["elementwise"] + operators.FAMILIES["broadcast"]
     _NN_PATH_TESTS.setdefault(_op, []).append("ElementwiseFused.*")
 
 
+# The path-mark oracle of each backend family (tests/path_marks_test.cc): a mutant of a mark
+# (hit, hit_if, tile_paths) changes no output, only the paths a call reports, so neither the
+# examples nor a campaign can see it; these suites can, whatever the mutant's operators (every
+# row runs in about a second).
+_PATH_MARK_TESTS = {
+    "optimized": ["PathMarks.*", "PathMarksOptimized.*"],
+    "cuda-host": ["PathMarks.*", "PathMarksCudaHost.*"],
+    "cuda": ["PathMarks.*", "PathMarksCuda.*"],
+}
+
+
 def camel(op):
     """MutationKills suite name of an operator: sum -> MutationKillsSum, max_pool2d ->
     MutationKillsMaxPool2d (one suite per operator, so a filter never catches a longer name)."""
@@ -87,6 +99,7 @@ def unit_filter(ops, backend="optimized"):
             patterns += _NN_PATH_TESTS.get(op, [])
     if backend == "optimized":
         patterns.append("MutationKillsDispatch.*")  # the ISA and thread controls (backend.cc)
+    patterns += _PATH_MARK_TESTS.get(backend, [])
     return ":".join(dict.fromkeys(patterns))
 
 

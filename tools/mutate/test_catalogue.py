@@ -277,6 +277,28 @@ class Modes(unittest.TestCase):
             self.assertNotIn("optimized", modes.variants_of("optimized"))
             self.assertTrue(all(v.startswith("optimized") for v in modes.variants_of("optimized")))
 
+    def test_the_unit_mode_runs_the_path_mark_oracle_of_the_mutants_backend(self):
+        # A wrong path mark changes no output: only these suites see it (the CUDA GEMM's K-tail
+        # and border marks survived a random-mutant run without them).
+        cuda = modes.unit_filter(["tile"], "cuda-host").split(":")
+        self.assertIn("PathMarksCudaHost.*", cuda)
+        self.assertIn("PathMarks.*", cuda)
+        self.assertNotIn("PathMarksOptimized.*", cuda)
+        self.assertIn("PathMarksOptimized.*", modes.unit_filter(["relu"]).split(":"))
+        self.assertNotIn("PathMarks.*", modes.unit_filter(["relu"], "reference").split(":"))
+
+    def test_the_ci_sample_names_mutants_of_the_tree_path_marks_included(self):
+        repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        with open(os.path.join(repo, "tools", "mutate", "ci-sample.txt")) as f:
+            ids = [l.split()[0] for l in f if l.strip() and not l.startswith("#")]
+        files = sorted({i.split(":")[0] for i in ids})
+        known = {m.id for m in catalogue.catalogue(repo, operators.attribute, files,
+                                                   operators.RULE_NAMES,
+                                                   kinds=catalogue.ALL_KINDS, anywhere=True)}
+        self.assertEqual([i for i in ids if i not in known], [])
+        self.assertIn("cuda/gemm_device.h:236:relop:0", ids)  # the K-tail mark inverted
+        self.assertIn("cuda/gemm_device.h:242:swap_branch:0", ids)  # the border mark inverted
+
 
 class VariantsGain(unittest.TestCase):
     def test_before_counts_only_the_modes_without_the_variants(self):

@@ -1,0 +1,218 @@
+#include "support/path_marks.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "support/call.h"
+
+namespace cvm::testing {
+namespace {
+
+bool ends_with(const std::string& text, const std::string& tail) {
+  return text.size() >= tail.size() &&
+         text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// `scope` "@3" or "/simple": the backend's name ends with it; "?id": it can take path id.
+bool in_scope(const std::string& scope, const Backend& backend) {
+  if (scope.empty() || scope[0] != '?') return ends_with(backend.name, scope);
+  const std::string id = scope.substr(1);
+  return contains(backend.paths, id) && backend.unreachable_paths.count(id) == 0;
+}
+
+std::string describe_call(const PathCall& c) {
+  std::string text = c.op + " " + c.attrs;
+  for (const ExampleTensor& t : c.inputs) {
+    text += ' ';  // appended: GCC 12 warns, falsely, on " " + std::string temporaries
+    text += shape_str(t.shape);
+    text += t.dtype == DType::kInt8 ? "i8" : "i32";
+  }
+  return text;
+}
+
+// A path the backend cannot take may be reported only where the reason is its thread count
+// (an ISA variant's team runs above the work threshold all the same: optimized/variants.cc);
+// another ISA's path, or one the backend does not declare, is a wrong mark on any call.
+void expect_declared(const Backend& b, const std::vector<std::string>& reported,
+                     const std::string& what) {
+  for (const std::string& id : reported) {
+    EXPECT_TRUE(contains(b.paths, id)) << b.name << " " << what << " reported " << id
+                                       << ", which it does not declare";
+    const auto it = b.unreachable_paths.find(id);
+    if (it == b.unreachable_paths.end()) continue;
+    const bool threads = it->second.find("thread") != std::string::npos ||
+                         it->second.find("team") != std::string::npos;
+    EXPECT_TRUE(threads) << b.name << " " << what << " reported " << id
+                         << ", unreachable here: " << it->second;
+  }
+}
+
+void expect_marks(const Registry& r, const Backend& b, const std::string& path, const PathCall& c,
+                  bool wanted) {
+  const std::string what = describe_call(c);
+  std::vector<Tensor> inputs;
+  for (const ExampleTensor& t : c.inputs) inputs.push_back(to_tensor(t));
+  const Outcome o = run_op_outcome(r, b.name, c.op, parse_attrs_json(c.attrs), inputs);
+  ASSERT_EQ(o.kind, OutcomeKind::kOk) << b.name << " " << what << ": " << describe(o);
+  EXPECT_EQ(contains(o.paths, path), wanted)
+      << b.name << " " << what << (wanted ? " must report " : " must not report ") << path
+      << "; it reported " << ::testing::PrintToString(o.paths);
+  expect_declared(b, o.paths, what);
+}
+
+}  // namespace
+
+int64_t Sizes::operator[](const std::string& name) const {
+  for (const PathThreshold& t : backend_.thresholds) {
+    if (t.name == name) return t.value;
+  }
+  ADD_FAILURE() << backend_.name << " has no threshold " << name;
+  return 1;
+}
+
+std::vector<const PathRow*> rows_for(const std::string& path, const Backend& backend) {
+  std::vector<const PathRow*> scoped, general;
+  for (const auto* table : {&optimized_path_rows(), &cuda_path_rows()}) {
+    for (const PathRow& row : *table) {
+      if (row.path != path) continue;
+      if (row.scope.empty()) {
+        general.push_back(&row);
+      } else if (in_scope(row.scope, backend)) {
+        scoped.push_back(&row);
+      }
+    }
+  }
+  return scoped.empty() ? general : scoped;
+}
+
+const AbsentPath* absent_row(const std::string& path) {
+  for (const AbsentPath& a : absent_path_rows()) {
+    if (a.path == path) return &a;
+  }
+  return nullptr;
+}
+
+// A declared path that no affordable call can take gets an entry here, with the reason, instead
+// of a row; the completeness test accepts it. Empty: every declared path has a row.
+const std::vector<AbsentPath>& absent_path_rows() {
+  static const std::vector<AbsentPath> kAbsent = {};
+  return kAbsent;
+}
+
+MarkTally check_path_marks(const Registry& registry, const Backend& backend) {
+  MarkTally tally;
+  tally.declared = static_cast<int>(backend.paths.size());
+  if (!backend.available) {
+    EXPECT_FALSE(backend.unavailable_reason.empty()) << backend.name;
+    return tally;
+  }
+  const Sizes sizes(backend);
+  for (const std::string& id : backend.paths) {
+    const auto unreachable = backend.unreachable_paths.find(id);
+    if (unreachable != backend.unreachable_paths.end()) {
+      EXPECT_FALSE(unreachable->second.empty()) << backend.name << ": " << id;
+      ++tally.unreachable;
+      continue;
+    }
+    bool must = false, must_not = false;
+    for (const PathRow* row : rows_for(id, backend)) {
+      expect_marks(registry, backend, id, row->must(sizes), true);
+      must = true;
+      if (row->must_not == nullptr) continue;
+      expect_marks(registry, backend, id, row->must_not(sizes), false);
+      must_not = true;
+    }
+    tally.must += must ? 1 : 0;
+    tally.must_not += must_not ? 1 : 0;
+  }
+  return tally;
+}
+
+// --- Call builders ----------------------------------------------------------------------------
+
+ExampleTensor filled(const Shape& shape, int precision, DType dtype) {
+  ExampleTensor t;
+  t.shape = shape;
+  t.precision = precision;
+  t.dtype = dtype;
+  const int64_t n = shape_size(shape);
+  t.values.resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    t.values[static_cast<size_t>(i)] = static_cast<int32_t>(i * 7 % 5) - 2;
+  }
+  return t;
+}
+
+PathCall unary(const std::string& op, const Shape& shape, const std::string& attrs) {
+  return {op, attrs, {filled(shape)}};
+}
+
+PathCall binary(const std::string& op, const Shape& a, const Shape& b) {
+  return {op, "{}", {filled(a), filled(b)}};
+}
+
+PathCall reduce(const std::string& op, const Shape& shape, const std::string& axis) {
+  return {op, axis.empty() ? "{}" : R"({"axis": ")" + axis + "\"}", {filled(shape)}};
+}
+
+PathCall transpose(const Shape& shape, const std::string& axes) {
+  return {"transpose", R"({"axes": ")" + axes + "\"}", {filled(shape)}};
+}
+
+PathCall repeat(const Shape& shape, int64_t repeats, int64_t axis) {
+  const std::string attrs = R"({"repeats": ")" + std::to_string(repeats) + R"(", "axis": ")" +
+                            std::to_string(axis) + "\"}";
+  return {"repeat", attrs, {filled(shape)}};
+}
+
+PathCall dense(int64_t rows, int64_t depth, int64_t units, DType x, DType w) {
+  return {"dense", R"({"units": ")" + std::to_string(units) + R"(", "use_bias": "false"})",
+          {filled({rows, depth}, 8, x), filled({units, depth}, 8, w)}};
+}
+
+PathCall conv(const ConvCall& c) {
+  const auto pair = [](int64_t a, int64_t b) {
+    return "\"(" + std::to_string(a) + ", " + std::to_string(b) + ")\"";
+  };
+  const std::string attrs =
+      R"({"channels": ")" + std::to_string(c.channels) + R"(", "kernel_size": )" +
+      pair(c.kernel, c.kernel) + R"(, "strides": )" + pair(1, c.stride_w) +
+      R"(, "padding": )" + pair(c.pad, c.pad) + R"(, "dilation": )" + pair(1, 1) +
+      R"(, "groups": ")" + std::to_string(c.groups) + R"(", "use_bias": "false"})";
+  return {"conv2d", attrs,
+          {filled({1, c.in_channels, c.height, c.width}),
+           filled({c.channels, c.in_channels / c.groups, c.kernel, c.kernel})}};
+}
+
+PathCall take() {
+  return {"take", "{}", {filled({4}), ExampleTensor{{2}, {0, 3}, 3, DType::kInt32}}};
+}
+
+PathCall max_pool() {
+  return {"max_pool2d", R"J({"pool_size": "(2, 2)", "strides": "(2, 2)"})J",
+          {filled({1, 2, 4, 4})}};
+}
+
+PathCall upsampling(int64_t scale) {
+  return {"upsampling", R"({"scale": ")" + std::to_string(scale) + "\"}", {filled({1, 2, 2, 3})}};
+}
+
+PathCall valid_counts() {
+  return {"get_valid_counts", "{}",
+          {ExampleTensor{{1, 3, 2}, {1, 2, 3, -1, 4, 9}, 6, DType::kInt32}}};
+}
+
+// Two disjoint boxes of one class; top_k 0 scans none (no mask), -1 every one.
+PathCall nms(int64_t top_k) {
+  const ExampleTensor boxes{{1, 2, 6}, {0, 5, 0, 0, 2, 2, 0, 6, 4, 4, 6, 6}, 8, DType::kInt32};
+  return {"non_max_suppression", R"({"top_k": ")" + std::to_string(top_k) + "\"}",
+          {boxes, ExampleTensor{{1}, {2}, 3, DType::kInt32}}};
+}
+
+}  // namespace cvm::testing

@@ -1,0 +1,147 @@
+// The path-mark rows of the optimized backend and its variants (optimized/paths.h): per path,
+// a call that must report it and, where a size decides it, one just past that size that must
+// not. Sizes come from the backend's thresholds (s["dense.row_panel"]: 4 on AVX2, 6 on VNNI).
+#include <utility>
+
+#include "support/path_marks.h"
+
+namespace cvm::testing {
+namespace {
+
+#define CALL(...) [](const Sizes& s [[maybe_unused]]) { return __VA_ARGS__; }
+
+// Why an ISA-tagged path has no call past a threshold: no size decides it within a backend.
+const char* const kIsa =
+    "the ISA decides it, not a size: the other ISAs' backends must never report it (every "
+    "call's paths are checked against what its backend can take)";
+const char* const kNoGemm = "the portable ISA has no GEMM: every call of it takes this path";
+
+ConvCall panels(int64_t channels, int64_t height, int64_t width) {
+  return ConvCall{.height = height, .width = width, .channels = channels};
+}
+
+// One channel of one row `width` long, to one output channel: its values are the input's.
+ConvCall row(int64_t width) {
+  return ConvCall{.in_channels = 1, .height = 1, .width = width, .channels = 1};
+}
+
+// The team, the elementwise, broadcast and reduce passes.
+std::vector<PathRow> pass_rows() {
+  return {
+    // optimized@3 forms a team from work 0: any call that asks; a one-chunk pass asks none.
+    {"threads.team", "@3", CALL(unary("relu", {3})), CALL(unary("abs", {3}))},
+    {"threads.team", "", CALL(unary("relu", {s["threads.work"]})),
+     CALL(unary("relu", {s["threads.work"] - 1}))},
+    {"infer.value_check.threaded", "", CALL(reduce("sum", {s["infer.value_chunk"]}, "")),
+     CALL(reduce("sum", {s["infer.value_chunk"] - 1}, ""))},
+    {"relu.one_chunk", "", CALL(unary("relu", {s["relu.chunk"]})),
+     CALL(unary("relu", {s["relu.chunk"] + 1}))},
+    {"relu.chunks", "", CALL(unary("relu", {s["relu.chunk"] + 1})),
+     CALL(unary("relu", {s["relu.chunk"]}))},
+    {"upsampling.scale_1", "", CALL(upsampling(1)), CALL(upsampling(2))},
+    {"upsampling.scaled", "", CALL(upsampling(2)), CALL(upsampling(1))},
+    {"fused.one_chunk", "", CALL(unary("abs", {s["fused.chunk"]})),
+     CALL(unary("abs", {s["fused.chunk"] + 1}))},
+    {"fused.chunks", "", CALL(unary("abs", {s["fused.chunk"] + 1})),
+     CALL(unary("abs", {s["fused.chunk"]}))},
+    {"fused.pass.portable", "", CALL(unary("abs", {3})), nullptr, kIsa},
+    {"fused.pass.avx2", "", CALL(unary("abs", {3})), nullptr, kIsa},
+    {"fused.pass.avx512", "", CALL(unary("abs", {3})), nullptr, kIsa},
+    {"broadcast.rows", "", CALL(binary("broadcast_add", {2, 3}, {1, 3})),
+     CALL(binary("broadcast_add", {2, 3}, {2, 3}))},
+    {"broadcast.inner.both", "", CALL(binary("broadcast_add", {2, 3}, {1, 3})),
+     CALL(binary("broadcast_add", {2, 3}, {2, 1}))},
+    {"broadcast.inner.a", "", CALL(binary("broadcast_add", {2, 3}, {2, 1})),
+     CALL(binary("broadcast_add", {2, 3}, {1, 3}))},
+    {"broadcast.inner.b", "", CALL(binary("broadcast_add", {2, 1}, {2, 3})),
+     CALL(binary("broadcast_add", {2, 3}, {2, 1}))},
+    // The first kept axis splits over a team: the work threshold (optimized@3's is 0) and
+    // the first axis reduced are its two boundaries.
+    {"reduce.split_first_axis", "@3", CALL(reduce("sum", {2, 3}, "(1,)")),
+     CALL(reduce("sum", {2, 3}, "(0,)"))},
+    {"reduce.split_first_axis", "", CALL(reduce("sum", {2, s["threads.work"] / 2}, "(1,)")),
+     CALL(reduce("sum", {2, s["threads.work"] / 2 - 1}, "(1,)"))},
+    {"reduce.split_first_axis", "", CALL(reduce("sum", {2, s["threads.work"] / 2}, "(1,)")),
+     CALL(reduce("sum", {2, s["threads.work"] / 2}, "(0,)"))},
+    {"reduce.inner_reduced", "", CALL(reduce("sum", {2, 3}, "(1,)")),
+     CALL(reduce("sum", {2, 3}, "(0,)"))},
+    {"reduce.inner_kept", "", CALL(reduce("sum", {2, 3}, "(0,)")),
+     CALL(reduce("sum", {2, 3}, "(1,)"))},
+  };
+}
+
+// conv2d, dense and the copy engine.
+std::vector<PathRow> nn_and_copy_rows() {
+  return {
+    // conv2d: two input channels per group take a GEMM ISA's implicit GEMM, one the direct.
+    {"conv2d.gemm.avx2", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
+    {"conv2d.gemm.vnni", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
+    // Where the dispatch is portable (the variant, or CVMCHECK_ISA=portable on the base).
+    {"conv2d.direct", "?dense.direct", CALL(conv({})), nullptr, kNoGemm},
+    {"conv2d.direct", "", CALL(conv({.in_channels = 1})), CALL(conv({}))},
+    {"conv2d.gemm_declined", "", CALL(conv({.in_channels = 1})), CALL(conv({}))},
+    {"conv2d.direct.depthwise_vnni", "",
+     CALL(conv({.in_channels = 2, .channels = 2, .groups = 2, .kernel = 3, .pad = 1})),
+     CALL(conv({.in_channels = 2, .channels = 2, .groups = 2, .kernel = 3, .pad = 1,
+                .stride_w = 2}))},
+    {"conv2d.gemm.scratch_store", "", CALL(conv({.width = s["conv2d.lanes"] - 1})),
+     CALL(conv({.width = s["conv2d.lanes"]}))},
+    {"conv2d.gemm.partial_panel", "", CALL(conv({.channels = s["conv2d.row_panel"] + 1})),
+     CALL(conv({.channels = s["conv2d.row_panel"]}))},
+    {"conv2d.gemm.partial_panel", "", CALL(conv({.channels = s["conv2d.row_panel"] - 1})),
+     CALL(conv({.channels = 2 * s["conv2d.row_panel"]}))},
+    {"conv2d.gemm.panels", "", CALL(conv({.channels = s["conv2d.row_panel"] + 1})),
+     CALL(conv({.channels = s["conv2d.row_panel"]}))},
+    // A 16 x 16 image has enough pixel blocks for every team here to take both panels in
+    // one task; a 4 x 8 one has so few that the panels split into ranges.
+    {"conv2d.gemm.panels_per_task", "", CALL(conv(panels(s["conv2d.row_panel"] + 1, 16, 16))),
+     CALL(conv(panels(s["conv2d.row_panel"], 16, 16)))},
+    {"conv2d.gemm.panel_ranges", "", CALL(conv(panels(s["conv2d.row_panel"] + 1, 4, 8))),
+     CALL(conv(panels(s["conv2d.row_panel"], 4, 8)))},
+    {"conv2d.value_range.chunks", "", CALL(conv(row(s["conv2d.range_chunk"] + 1))),
+     CALL(conv(row(s["conv2d.range_chunk"])))},
+    {"dense.gemm.avx2", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
+    {"dense.gemm.vnni", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
+    {"dense.direct", "", CALL(dense(1, 1, 1)), nullptr, kNoGemm},
+    {"dense.gemm.kblocks", "", CALL(dense(1, s["dense.kblock"] + 1, 1)),
+     CALL(dense(1, s["dense.kblock"], 1))},
+    // One column panel: the rows split into chunks as soon as there are two row panels.
+    {"dense.gemm.row_chunks", "", CALL(dense(s["dense.row_panel"] + 1, 1, 1)),
+     CALL(dense(s["dense.row_panel"], 1, 1))},
+    {"dense.gemm.partial_panel", "", CALL(dense(s["dense.row_panel"] + 1, 1, 1)),
+     CALL(dense(s["dense.row_panel"], 1, 1))},
+    {"dense.gemm.partial_panel", "", CALL(dense(s["dense.row_panel"] - 1, 1, 1)),
+     CALL(dense(2 * s["dense.row_panel"], 1, 1))},
+    {"dense.gemm.column_tail", "", CALL(dense(1, 1, s["dense.lanes"] + 1)),
+     CALL(dense(1, 1, s["dense.lanes"]))},
+    {"dense.gemm.column_tail", "", CALL(dense(1, 1, s["dense.lanes"] - 1)),
+     CALL(dense(1, 1, s["dense.column_panel"]))},
+    {"dense.gemm.mixed_dtype", "", CALL(dense(1, 1, 1, DType::kInt8, DType::kInt32)),
+     CALL(dense(1, 1, 1, DType::kInt8, DType::kInt8))},
+    {"dense.gemm.mixed_dtype", "", CALL(dense(1, 1, 1, DType::kInt32, DType::kInt8)),
+     CALL(dense(1, 1, 1, DType::kInt32, DType::kInt32))},
+    // The copy engine's view (optimized/transform_copy.h), after merging axes.
+    {"copy.run", "", CALL(transpose({2, 3, 4}, "(1, 0, 2)")), CALL(transpose({3, 4}, "(1, 0)"))},
+    {"copy.fill", "", CALL(repeat({2, 3}, 2, 1)), CALL(repeat({2, 3}, 2, 0))},
+    {"copy.gather", "", CALL(transpose({3, 4}, "(1, 0)")),
+     CALL(transpose({2, 3, 4}, "(1, 0, 2)"))},
+    {"copy.tiled", "", CALL(transpose({s["copy.tile_side"], s["copy.tile_side"]}, "(1, 0)")),
+     CALL(transpose({s["copy.tile_side"], s["copy.tile_side"] - 1}, "(1, 0)"))},
+    {"copy.tiled", "", CALL(transpose({s["copy.tile_side"], s["copy.tile_side"]}, "(1, 0)")),
+     CALL(transpose({s["copy.tile_side"] - 1, s["copy.tile_side"]}, "(1, 0)"))},
+    {"copy.one_row", "", CALL(transpose({2, 3}, "(0, 1)")), CALL(transpose({2, 3}, "(1, 0)"))},
+  };
+}
+
+}  // namespace
+
+const std::vector<PathRow>& optimized_path_rows() {
+  static const std::vector<PathRow> kRows = [] {
+    std::vector<PathRow> rows = pass_rows();
+    for (PathRow& row : nn_and_copy_rows()) rows.push_back(std::move(row));
+    return rows;
+  }();
+  return kRows;
+}
+
+}  // namespace cvm::testing
