@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
@@ -16,6 +17,7 @@
 #include "harness/gen/path_aim.h"
 #include "harness/findings/shrink.h"
 #include "harness/engine/verdict.h"
+#include "harness/jobs/stop_signal.h"
 #include "harness/workers/exec_backend.h"
 
 namespace cvm {
@@ -120,10 +122,19 @@ std::vector<const OpInfo*> selected_ops(const Registry& registry, const Campaign
   return ops;
 }
 
+// Whether `backend` implements one of `ops` (an unavailable one: listed as skipped instead).
+bool implements_any(const Backend& backend, const std::vector<const OpInfo*>& ops) {
+  return !backend.available || std::any_of(ops.begin(), ops.end(), [&](const OpInfo* op) {
+           return backend.implements(op->name);
+         });
+}
+
 // result.backends: "reference", then the compared backends (an unavailable one with its reason
-// in skip_reasons).
+// in skip_reasons). Of the default selection, a backend implementing none of `ops` is left out
+// (result.not_applicable): a narrow run is judged on what was asked, and a backend named
+// explicitly that compares nothing still fails the run.
 void select_backends(const Registry& registry, const CampaignOptions& options,
-                     CampaignResult& result) {
+                     const std::vector<const OpInfo*>& ops, CampaignResult& result) {
   std::vector<std::string> others = options.backends.empty() ? other_backends(registry)
                                                              : options.backends;
   result.backends.push_back("reference");
@@ -131,6 +142,13 @@ void select_backends(const Registry& registry, const CampaignOptions& options,
     const Backend* backend = registry.find_backend(name);
     check(backend != nullptr, "unknown backend '", name, "'");
     if (name == "reference") continue;
+    // An external backend (--backend-def) was named by its definition.
+    const bool by_default = options.backends.empty() ||
+                            (options.default_backends && !backend->external);
+    if (by_default && !implements_any(*backend, ops)) {
+      result.not_applicable[name] = "implements none of the selected operators";
+      continue;
+    }
     result.backends.push_back(name);
     if (!backend->available) result.skip_reasons[name] = backend->unavailable_reason;
     if (!reports_precision(name)) result.precision_not_compared.insert(name);
@@ -153,7 +171,7 @@ class CampaignRun {
     result_.shard_index = options.shard_index;
     result_.shard_count = options.shard_count;
     ops_ = selected_ops(registry, options);
-    select_backends(registry, options, result_);
+    select_backends(registry, options, ops_, result_);
     compared_.assign(result_.backends.begin() + 1, result_.backends.end());
     for (const OpInfo* op : ops_) {
       // An operator the campaign cannot draw calls for is an error, never a silent skip.
@@ -197,6 +215,7 @@ class CampaignRun {
         last_progress = elapsed;
         progress(result_, elapsed);
       }
+      if (stopped_at_boundary(elapsed)) break;
       run_call(*ops_[local % ops_.size()], index);
     }
     finish(usage_start);
@@ -204,6 +223,21 @@ class CampaignRun {
   }
 
  private:
+  // Between two calls: true when a signal asked to stop (the reason in result_.stopped); else
+  // hands the partial result to the checkpoint when one is due.
+  bool stopped_at_boundary(double elapsed) {
+    if (stop_signal() != 0) {
+      result_.stopped = stop_reason();
+      return true;
+    }
+    if (options_.checkpoint && elapsed - last_checkpoint_ >= options_.checkpoint_seconds) {
+      last_checkpoint_ = elapsed;
+      result_.seconds = elapsed;
+      options_.checkpoint(result_);
+    }
+    return false;
+  }
+
   // Draws, judges and counts call `index` of `op`; a failing call becomes a finding.
   void run_call(const OpInfo& op, uint64_t index) {
     const OpGenerators* gens = generators_for(op);
@@ -429,6 +463,7 @@ class CampaignRun {
   double draw_seconds_ = 0, reference_seconds_ = 0, compare_seconds_ = 0;
   std::vector<double> backend_seconds_;
   Clock::time_point start_;
+  double last_checkpoint_ = 0;
   std::optional<gen::ScopedPathThresholds> aims_;
 };
 
