@@ -165,5 +165,15 @@ TEST_F(CampaignStopTest, FiftyKillsAtRandomMomentsLeaveTheStoreIntact) {
   EXPECT_EQ(store_text(store(), "PRAGMA integrity_check"), "ok");
 }
 
+// mrt stops as the campaign does: the table of the cases made, exit 5 when none mismatched.
+TEST_F(CampaignStopTest, MrtStopsAtACaseBoundary) {
+  const pid_t pid = spawn_cli("", "mrt --seconds 30 --jobs 1 --identity dense --backend optimized",
+                              out(), err());
+  ASSERT_TRUE(testing::wait_for_handler(pid, SIGTERM));
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(wait_cli(pid), 5) << file_text(err());
+  EXPECT_NE(file_text(out()).find("stopped by SIGTERM"), std::string::npos) << file_text(out());
+}
+
 }  // namespace
 }  // namespace cvm
