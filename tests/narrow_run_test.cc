@@ -9,6 +9,7 @@
 #include <string>
 
 #include "support/cli.h"
+#include "support/paths.h"
 #include "support/spawned_cli.h"
 #include "support/temp_dir.h"
 
@@ -45,6 +46,19 @@ TEST_F(NarrowRunTest, ABackendNamedExplicitlyStillFailsWhenItComparesNothing) {
   EXPECT_EQ(run.status, 1) << run.out;
   EXPECT_NE(run.out.find("nothing compared for backend cuda-host@nms8"), std::string::npos)
       << run.out;
+}
+
+// A worker campaign (--backend-def adds it to the default selection) on three operators: the
+// default backends are judged as the default selection (an unavailable one is a listed skip, one
+// implementing none of the operators not applicable); the defined worker counts as named.
+TEST_F(NarrowRunTest, AWorkerCampaignOnThreeOperatorsIsJudgedOnWhatWasAsked) {
+  const std::string worker = std::string(" --backend-def ex=") + CVMCHECK_EXAMPLE_CPP_WORKER;
+  const testing::CliRun run = campaign("--ops abs,negative,clip --max-cases 60" + worker);
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_TRUE(report_json()["not_applicable"].contains("cuda-host@nms8"));
+  const testing::CliRun none = campaign("--ops relu,sum --max-cases 20" + worker);
+  EXPECT_EQ(none.status, 1) << none.out;
+  EXPECT_NE(none.out.find("nothing compared for backend ex"), std::string::npos) << none.out;
 }
 
 // Three calls reach few of conv2d's paths: a warning naming them, exit 0; --require-paths fails.

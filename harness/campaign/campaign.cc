@@ -131,8 +131,8 @@ bool implements_any(const Backend& backend, const std::vector<const OpInfo*>& op
 
 // result.backends: "reference", then the compared backends (an unavailable one with its reason
 // in skip_reasons). Of the default selection, a backend implementing none of `ops` is left out
-// (result.not_applicable): a narrow run is judged on what was asked, and a backend named
-// explicitly that compares nothing still fails the run.
+// (result.not_applicable): a narrow run is judged on what was asked; a backend named explicitly
+// (also by --backend-def) that compares nothing still fails the run.
 void select_backends(const Registry& registry, const CampaignOptions& options,
                      const std::vector<const OpInfo*>& ops, CampaignResult& result) {
   std::vector<std::string> others = options.backends.empty() ? other_backends(registry)
@@ -142,7 +142,6 @@ void select_backends(const Registry& registry, const CampaignOptions& options,
     const Backend* backend = registry.find_backend(name);
     check(backend != nullptr, "unknown backend '", name, "'");
     if (name == "reference") continue;
-    // An external backend (--backend-def) was named by its definition.
     const bool by_default = options.backends.empty() ||
                             (options.default_backends && !backend->external);
     if (by_default && !implements_any(*backend, ops)) {
@@ -415,7 +414,9 @@ class CampaignRun {
       const Backend* backend = registry_.find_backend(name);
       // With the default selection an unavailable backend (no GPU) is a listed skip; one asked
       // for by name, or an available one, that compared nothing fails the campaign.
-      if (!backend->available && options_.backends.empty()) continue;
+      if (!backend->available && (options_.backends.empty() || options_.default_backends)) {
+        continue;
+      }
       result_.nothing_compared[name] =
           !backend->available ? "unavailable: " + backend->unavailable_reason
                               : (result_.calls == 0 ? "no call was made"
