@@ -8,9 +8,11 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "support/spawned_cli.h"
 #include "support/temp_dir.h"
@@ -142,10 +144,12 @@ TEST_F(CampaignStopTest, FiftyKillsAtRandomMomentsLeaveTheStoreIntact) {
   ASSERT_TRUE(wait_for_store(store(), kSightingsOfLastRun, 1, first)) << file_text(err());
   ::kill(first, SIGKILL);
   wait_cli(first);
+  std::vector<pid_t> with_jobs;  // their checkpoint files are left behind
   for (int kill = 1; kill < 50; ++kill) {
     const int jobs = kill % 5 == 0 ? 2 : 1;
     const pid_t pid =
         spawn_cli(kPlanted, campaign_args(30, jobs, std::to_string(kill + 1)), out(), err());
+    if (jobs > 1) with_jobs.push_back(pid);
     std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms(random)));
     ::kill(pid, SIGKILL);
     wait_cli(pid);
@@ -154,7 +158,8 @@ TEST_F(CampaignStopTest, FiftyKillsAtRandomMomentsLeaveTheStoreIntact) {
   const int64_t begun = store_int(store(), "SELECT count(*) FROM runs WHERE status = 'running'");
   const int64_t runs = store_int(store(), "SELECT count(*) FROM runs");
   EXPECT_GE(runs, 1);
-  const pid_t next = spawn_cli(kPlanted, campaign_args(30, 1, "1") + " --max-cases 300", out(),
+  // Of two jobs: it also removes the killed campaigns' checkpoint files.
+  const pid_t next = spawn_cli(kPlanted, campaign_args(30, 2, "1") + " --max-cases 300", out(),
                                err());
   EXPECT_EQ(wait_cli(next), 1) << file_text(err());
   expect_next_run_reads_the_killed(file_text(out()), static_cast<int>(begun));
@@ -163,6 +168,14 @@ TEST_F(CampaignStopTest, FiftyKillsAtRandomMomentsLeaveTheStoreIntact) {
                                "stopped = 'killed'"),
             runs);
   EXPECT_EQ(store_text(store(), "PRAGMA integrity_check"), "ok");
+  for (const pid_t pid : with_jobs) {
+    for (int job = 0; job < 2; ++job) {
+      const auto file = std::filesystem::temp_directory_path() /
+                        ("cvmcheck-checkpoint-" + std::to_string(pid) + "-0-" +
+                         std::to_string(job) + ".json");
+      EXPECT_FALSE(std::filesystem::exists(file)) << file;
+    }
+  }
 }
 
 // mrt stops as the campaign does: the table of the cases made, exit 5 when none mismatched.

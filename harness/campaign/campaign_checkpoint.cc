@@ -1,8 +1,10 @@
 #include "harness/campaign/campaign_checkpoint.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,10 +17,33 @@
 
 namespace cvm {
 
+namespace {
+
+constexpr const char* kCheckpointPrefix = "cvmcheck-checkpoint-";
+
+// Removes the checkpoint files of campaigns whose process is gone: a killed campaign cannot
+// remove its own, and they would pile up in the temporary directory night after night.
+void remove_orphaned_checkpoints(const std::filesystem::path& dir) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(kCheckpointPrefix, 0) != 0) continue;
+    const std::string rest = name.substr(std::char_traits<char>::length(kCheckpointPrefix));
+    const size_t dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos || dash > 9) continue;
+    if (rest.find_first_not_of("0123456789") < dash) continue;
+    const auto pid = static_cast<pid_t>(std::stol(rest.substr(0, dash)));
+    if (::kill(pid, 0) != 0 && errno == ESRCH) std::filesystem::remove(entry.path(), error);
+  }
+}
+
+}  // namespace
+
 JobCheckpoints::JobCheckpoints(int jobs) : jobs_(jobs) {
+  remove_orphaned_checkpoints(std::filesystem::temp_directory_path());
   static std::atomic<int> sequence{0};
   stem_ = (std::filesystem::temp_directory_path() /
-           ("cvmcheck-checkpoint-" + std::to_string(::getpid()) + "-" +
+           (kCheckpointPrefix + std::to_string(::getpid()) + "-" +
             std::to_string(sequence++) + "-"))
               .string();
 }
