@@ -58,6 +58,11 @@ std::string status_of(const FindingsStore& store, const std::string& signature) 
   return f ? f->status : "absent";
 }
 
+// Makes a store of schema 4 or older again: the runs' life (schema 5) undone.
+constexpr const char* kDropRunLife =
+    "ALTER TABLE runs DROP COLUMN status; ALTER TABLE runs DROP COLUMN stopped; "
+    "ALTER TABLE runs DROP COLUMN updated; ALTER TABLE runs DROP COLUMN owner; ";
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -238,8 +243,9 @@ TEST_F(FindingsStoreTest, ABisectsCulpritIsKeptWithTheFindingAlsoInAnOldStore) {
   FindingsStore::open(file).record(run_of({"max"}, {"optimized"}), {finding(sig, 3)});
   sqlite3* db = nullptr;
   sqlite3_open(file.c_str(), &db);
-  sqlite3_exec(db, "DROP TABLE culprits; DROP TABLE fixes; ALTER TABLE runs DROP COLUMN source; "
-               "PRAGMA user_version = 1;", nullptr, nullptr, nullptr);
+  sqlite3_exec(db, (std::string(kDropRunLife) + "DROP TABLE culprits; DROP TABLE fixes; "
+                   "ALTER TABLE runs DROP COLUMN source; PRAGMA user_version = 1;").c_str(),
+               nullptr, nullptr, nullptr);
   sqlite3_close(db);
   FindingsStore store = FindingsStore::open(file);
   EXPECT_TRUE(store.find(sig)->culprit.bisected.empty());
@@ -279,7 +285,8 @@ TEST_F(FindingsStoreTest, EveryFixIsAnEventAlsoBeforeARegression) {
   }
   sqlite3* db = nullptr;
   sqlite3_open(file.c_str(), &db);
-  sqlite3_exec(db, "DROP TABLE fixes; PRAGMA user_version = 3;", nullptr, nullptr, nullptr);
+  sqlite3_exec(db, (std::string(kDropRunLife) + "DROP TABLE fixes; PRAGMA user_version = 3;")
+                       .c_str(), nullptr, nullptr, nullptr);
   sqlite3_close(db);
   const std::vector<StoredEvent> migrated = FindingsStore::open(file).events();
   ASSERT_EQ(migrated.size(), 3u);

@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
@@ -18,6 +19,7 @@
 #include "harness/gen/path_aim.h"
 #include "harness/findings/shrink.h"
 #include "harness/engine/verdict.h"
+#include "harness/jobs/stop_signal.h"
 #include "harness/workers/exec_backend.h"
 
 namespace cvm {
@@ -122,10 +124,19 @@ std::vector<const OpInfo*> selected_ops(const Registry& registry, const Campaign
   return ops;
 }
 
+// Whether `backend` implements one of `ops` (an unavailable one: listed as skipped instead).
+bool implements_any(const Backend& backend, const std::vector<const OpInfo*>& ops) {
+  return !backend.available || std::any_of(ops.begin(), ops.end(), [&](const OpInfo* op) {
+           return backend.implements(op->name);
+         });
+}
+
 // result.backends: "reference", then the compared backends (an unavailable one with its reason
-// in skip_reasons).
+// in skip_reasons). Of the default selection, a backend implementing none of `ops` is left out
+// (result.not_applicable): a narrow run is judged on what was asked; a backend named explicitly
+// (also by --backend-def) that compares nothing still fails the run.
 void select_backends(const Registry& registry, const CampaignOptions& options,
-                     CampaignResult& result) {
+                     const std::vector<const OpInfo*>& ops, CampaignResult& result) {
   std::vector<std::string> others = options.backends.empty() ? other_backends(registry)
                                                              : options.backends;
   result.backends.push_back("reference");
@@ -133,6 +144,12 @@ void select_backends(const Registry& registry, const CampaignOptions& options,
     const Backend* backend = registry.find_backend(name);
     check(backend != nullptr, "unknown backend '", name, "'");
     if (name == "reference") continue;
+    const bool by_default = options.backends.empty() ||
+                            (options.default_backends && !backend->external);
+    if (by_default && !implements_any(*backend, ops)) {
+      result.not_applicable[name] = "implements none of the selected operators";
+      continue;
+    }
     result.backends.push_back(name);
     if (!backend->available) result.skip_reasons[name] = backend->unavailable_reason;
     if (!reports_precision(name)) result.precision_not_compared.insert(name);
@@ -155,7 +172,7 @@ class CampaignRun {
     result_.shard_index = options.shard_index;
     result_.shard_count = options.shard_count;
     ops_ = selected_ops(registry, options);
-    select_backends(registry, options, result_);
+    select_backends(registry, options, ops_, result_);
     compared_.assign(result_.backends.begin() + 1, result_.backends.end());
     for (const OpInfo* op : ops_) {
       // An operator the campaign cannot draw calls for is an error, never a silent skip.
@@ -215,6 +232,7 @@ class CampaignRun {
         last_progress = elapsed;
         progress(result_, elapsed);
       }
+      if (stopped_at_boundary(elapsed)) break;
       const size_t arm = schedule_->next();
       gen::set_aim_mode(arms_[arm].aimed ? gen::AimMode::kOften : gen::AimMode::kNever);
       schedule_->charge(arm, run_call(*ops_[arms_[arm].op], index));
@@ -224,6 +242,21 @@ class CampaignRun {
   }
 
  private:
+  // Between two calls: true when a signal asked to stop (the reason in result_.stopped); else
+  // hands the partial result to the checkpoint when one is due.
+  bool stopped_at_boundary(double elapsed) {
+    if (stop_signal() != 0) {
+      result_.stopped = stop_reason();
+      return true;
+    }
+    if (options_.checkpoint && elapsed - last_checkpoint_ >= options_.checkpoint_seconds) {
+      last_checkpoint_ = elapsed;
+      result_.seconds = elapsed;
+      options_.checkpoint(result_);
+    }
+    return false;
+  }
+
   // Draws, judges and counts call `index` of `op`; a failing call becomes a finding. Returns the
   // call's estimated work, which the schedule charges to `op`.
   double run_call(const OpInfo& op, uint64_t index) {
@@ -422,7 +455,9 @@ class CampaignRun {
       const Backend* backend = registry_.find_backend(name);
       // With the default selection an unavailable backend (no GPU) is a listed skip; one asked
       // for by name, or an available one, that compared nothing fails the campaign.
-      if (!backend->available && options_.backends.empty()) continue;
+      if (!backend->available && (options_.backends.empty() || options_.default_backends)) {
+        continue;
+      }
       result_.nothing_compared[name] =
           !backend->available ? "unavailable: " + backend->unavailable_reason
                               : (result_.calls == 0 ? "no call was made"
@@ -470,6 +505,7 @@ class CampaignRun {
   double draw_seconds_ = 0, reference_seconds_ = 0, compare_seconds_ = 0;
   std::vector<double> backend_seconds_;
   Clock::time_point start_;
+  double last_checkpoint_ = 0;
   std::optional<gen::ScopedPathThresholds> aims_;
   std::optional<CallSchedule> schedule_;
   std::vector<ScheduleArm> arms_;  // by place in the schedule

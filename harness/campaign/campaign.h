@@ -15,11 +15,16 @@
 
 namespace cvm {
 
+struct CampaignResult;
+
 struct CampaignOptions {
   double seconds = 20;
   int64_t max_cases = -1;              // stop after this many calls (-1: time only)
   std::vector<std::string> ops;        // canonical names; empty: every operator
   std::vector<std::string> backends;   // compared with the reference; empty: all others
+  // `backends` is the default selection with --backend-def ones added, none named by the user:
+  // judged as the default selection (a backend implementing none of `ops` is not applicable).
+  bool default_backends = false;
   uint64_t seed = 0;
   double invalid_share = 0.3;          // share of calls that break one rule
   std::string repro_root;              // where repro directories go; empty: none written
@@ -45,6 +50,11 @@ struct CampaignOptions {
   // number of jobs replay the same calls, and max_cases bounds the calls of all jobs together.
   int job_index = 0;
   int job_count = 1;
+  // Called with the partial result about every `checkpoint_seconds` at a call boundary (the
+  // table and findings so far; seconds: elapsed), so that a run killed later still leaves what it
+  // found (the CLI writes it to the findings store); nullptr: none.
+  std::function<void(const CampaignResult&)> checkpoint;
+  double checkpoint_seconds = 2;
 };
 
 // The kernel paths of the compared backends that declare some (harness/campaign/campaign_paths.h).
@@ -118,6 +128,9 @@ struct CampaignResult {
   // Available backends that compared some calls but skipped every call of operators they
   // declare (Backend::declared_ops): backend -> those operators. Fails the campaign as above.
   std::map<std::string, std::set<std::string>> declared_not_compared;
+  // Backends of the default selection left out of the run because they implement none of the
+  // selected operators (a narrow run: --ops), with why; not a failure.
+  std::map<std::string, std::string> not_applicable;
   CampaignPaths paths;  // the kernel paths the calls reached
   std::map<std::string, double> op_seconds;  // time spent per operator
   // Each operator's share of the time as the schedule plans it (harness/campaign/call_schedule.h);
@@ -137,7 +150,7 @@ struct CampaignResult {
   // What the run was asked for and on what (campaign.json's "run", read by `cvmcheck report`):
   // the commit under test as the caller names it (--commit), the CPU's features, the start
   // time (UTC, ISO 8601), the time box and case bound asked for, and why it stopped
-  // ("time", "max_cases").
+  // ("time", "max_cases", or "signal:SIGTERM" for a graceful stop: harness/jobs/stop_signal.h).
   std::string commit, cpu_features, started, stopped;
   double seconds_requested = 0;
   int64_t max_cases = -1;

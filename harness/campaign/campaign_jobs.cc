@@ -1,4 +1,5 @@
 #include "harness/campaign/campaign_jobs.h"
+#include "harness/campaign/campaign_checkpoint.h"
 #include "harness/campaign/campaign_paths.h"
 #include "harness/campaign/campaign_report.h"
 
@@ -6,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -57,6 +59,7 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
   r.nothing_compared = j.value("nothing_compared", std::map<std::string, std::string>{});
   r.declared_not_compared = j.value("declared_not_compared",
                                     std::map<std::string, std::set<std::string>>{});
+  r.not_applicable = j.value("not_applicable", std::map<std::string, std::string>{});
   if (j.contains("paths")) r.paths = paths_from_json(j.at("paths"));
   if (j.contains("table")) {
     for (const auto& [op, row] : j.at("table").items()) {
@@ -149,6 +152,8 @@ void add_job(CampaignResult& m, const CampaignResult& r,
                         std::inserter(both, both.begin()));
   stale = both;
   for (const auto& [backend, why] : r.nothing_compared) m.nothing_compared[backend] = why;
+  m.not_applicable.insert(r.not_applicable.begin(), r.not_applicable.end());
+  if (m.stopped.empty()) m.stopped = r.stopped;  // a job that a signal stopped
   for (const auto& [backend, ops] : r.declared_not_compared) {
     m.declared_not_compared[backend].insert(ops.begin(), ops.end());
   }
@@ -238,8 +243,20 @@ CampaignResult run_campaign_jobs(const Registry& registry, const CampaignOptions
   ForkedJobsOptions fork;
   fork.what = "campaign";
   fork.counters_per_job = kCounters;
-  if (progress) {
-    fork.progress = [&progress](const JobCounters& counters, double elapsed) {
+  // The jobs' checkpoints reach the caller's through files the parent merges (the caller's
+  // checkpoint, e.g. a findings store, belongs to the parent).
+  std::optional<JobCheckpoints> checkpoints;
+  if (options.checkpoint) checkpoints.emplace(jobs);
+  double last_checkpoint = 0;
+  if (progress || checkpoints) {
+    fork.progress = [&](const JobCounters& counters, double elapsed) {
+      if (checkpoints && elapsed - last_checkpoint >= options.checkpoint_seconds) {
+        last_checkpoint = elapsed;
+        if (const std::optional<CampaignResult> merged = checkpoints->merged()) {
+          options.checkpoint(*merged);
+        }
+      }
+      if (!progress) return;
       CampaignResult partial;
       partial.calls = counters.sum(kCalls);
       partial.mismatches = counters.sum(kMismatches);
@@ -258,6 +275,7 @@ CampaignResult run_campaign_jobs(const Registry& registry, const CampaignOptions
         // The repro bounds are shared out, so the whole campaign keeps them.
         mine.max_repros = options.max_repros / jobs + (k < options.max_repros % jobs ? 1 : 0);
         mine.max_repro_bytes = options.max_repro_bytes / jobs;
+        mine.checkpoint = checkpoints ? checkpoints->writer(k) : nullptr;
         const CampaignResult r = run_campaign(
             registry, mine,
             [&counters, k](const CampaignResult& partial, double) {

@@ -286,6 +286,12 @@ void trailer_lines(std::ostream& out, const CampaignResult& result, TableStyle s
   for (const auto& [backend, reason] : result.skip_reasons) {
     out << "skipped backend " << backend << ": " << reason << "\n";
   }
+  if (!result.not_applicable.empty()) {
+    std::set<std::string> names;
+    for (const auto& [backend, why] : result.not_applicable) names.insert(backend);
+    out << "not applicable (implement none of the selected operators): " << join_names(names)
+        << "\n";
+  }
   for (const std::string& backend : result.precision_not_compared) {
     out << "precision not compared: backend " << backend << kPrecisionNotCompared << "\n";
   }
@@ -340,6 +346,7 @@ std::string campaign_json(const CampaignResult& result) {
   json["repro_bytes"] = result.repro_bytes;
   json["nothing_compared"] = result.nothing_compared;
   json["declared_not_compared"] = result.declared_not_compared;
+  json["not_applicable"] = result.not_applicable;
   json["paths"] = paths_json(result.paths);
   json["generator_failures"] = result.generator_failures;
   json["backends"] = result.backends;
@@ -451,6 +458,15 @@ std::string campaign_junit(const CampaignResult& result) {
     cases << "  <testcase classname=\"cvmcheck.declared_not_compared\" name=\""
           << xml_escape(backend) << "\"><failure message=\"declared but skipped on every call: "
           << xml_escape(join_names(ops)) << "\"/></testcase>\n";
+  }
+  if (result.stopped.rfind("signal:", 0) == 0) {
+    // A stopped run is not a failure by itself, but a reader of the CI's test page must see
+    // that it checked less than it was asked to.
+    ++tests;
+    ++skipped;
+    cases << "  <testcase classname=\"cvmcheck.run\" name=\"stopped\"><skipped message=\"stopped by "
+          << xml_escape(result.stopped.substr(7)) << " after " << result.seconds
+          << " s\"/></testcase>\n";
   }
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

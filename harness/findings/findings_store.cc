@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "cvmcheck/errors.h"
+#include "harness/findings/findings_store_detail.h"
 #include "harness/findings/sqlite_statement.h"
 
 namespace cvm {
@@ -46,16 +47,32 @@ CREATE TABLE fixes(signature TEXT NOT NULL, run INTEGER NOT NULL, PRIMARY KEY(si
 INSERT INTO fixes(signature, run) SELECT signature, fixed_run FROM findings
   WHERE fixed_run IS NOT NULL;
 )sql",
+    // A run is recorded when it starts (status running) and its findings as they come, so a run
+    // killed on the way leaves what it found; owner (host:pid) tells a later run whether its
+    // process is gone; updated: the time of its last checkpoint. Older runs are complete.
+    R"sql(
+ALTER TABLE runs ADD COLUMN status TEXT NOT NULL DEFAULT 'complete';
+ALTER TABLE runs ADD COLUMN stopped TEXT;
+ALTER TABLE runs ADD COLUMN updated TEXT;
+ALTER TABLE runs ADD COLUMN owner TEXT;
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == FindingsStore::kSchemaVersion);
 
-// Lists are kept as ",a,b," so that membership is a substring test.
+}  // namespace
+
+namespace store_detail {
+
 std::string join_list(const std::vector<std::string>& items) {
   std::string text = ",";
   for (const std::string& item : items) text += item + ",";
   return text;
 }
+
+}  // namespace store_detail
+
+namespace {
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> items;
@@ -99,12 +116,9 @@ void migrate(sqlite3* db, const std::string& path) {
   tx.commit();
 }
 
-// A finding's row before this run saw it, for the status transition.
-struct Prior {
-  bool exists = false;
-  std::string status, fixed_group;
-  int64_t last_run = 0;
-};
+}  // namespace
+
+namespace store_detail {
 
 Prior prior_of(sqlite3* db, const std::string& path, const std::string& signature) {
   Statement q(db, path, "SELECT status, fixed_group, last_run FROM findings WHERE signature = ?");
@@ -119,7 +133,6 @@ Prior prior_of(sqlite3* db, const std::string& path, const std::string& signatur
   return prior;
 }
 
-// The status a finding seen by run `run_id` of `group` takes.
 std::string next_status(const Prior& prior, const StoreFinding& f, int64_t run_id,
                         const std::string& group) {
   if (!f.expected_by.empty()) return "expected";
@@ -162,8 +175,7 @@ ON CONFLICT(signature, run) DO UPDATE SET calls = calls + ?3, status = ?4)sql");
   seen.run();
 }
 
-// Marks fixed the findings this run could have seen (it compared their operator on their
-// backend) but did not; a finding last seen by a run of the same group is left alone.
+// A finding last seen by a run of the same group is left alone.
 std::vector<std::string> mark_fixed(sqlite3* db, const std::string& path, const StoreRun& run,
                                     int64_t run_id) {
   const std::set<std::string> ops(run.ops.begin(), run.ops.end());
@@ -192,18 +204,24 @@ WHERE status IN ('new', 'open', 'regressed') AND last_run <> ?1)sql");
   return fixed;
 }
 
-int64_t insert_run(sqlite3* db, const std::string& path, const StoreRun& run) {
+int64_t insert_run(sqlite3* db, const std::string& path, const StoreRun& run,
+                   const std::string& status) {
   Statement ins(db, path, R"sql(
 INSERT INTO runs(kind, started, commit_id, version, cpu_features, run_group, seed, seconds, calls,
-                 backends, ops, source)
-VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12))sql");
+                 backends, ops, source, status, stopped, updated, owner)
+VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16))sql");
   ins.bind(1, run.kind).bind(2, run.started).bind(3, run.commit).bind(4, run.version);
   ins.bind(5, run.cpu_features).bind(6, run.group).bind(7, std::to_string(run.seed));
   ins.bind(8, run.seconds).bind(9, run.calls).bind(10, join_list(run.backends));
-  ins.bind(11, join_list(run.ops)).bind(12, run.source);
+  ins.bind(11, join_list(run.ops)).bind(12, run.source).bind(13, status).bind(14, run.stopped);
+  ins.bind(15, run.updated).bind(16, run.owner);
   ins.run();
   return sqlite3_last_insert_rowid(db);
 }
+
+}  // namespace store_detail
+
+namespace {
 
 StoredFinding finding_from(Statement& q) {
   StoredFinding f;
@@ -281,18 +299,20 @@ StoreDelta FindingsStore::record(const StoreRun& run, const std::vector<StoreFin
     delta.previous_run = last.integer(0);
     delta.previous_commit = last.text(1);
   }
-  delta.run = insert_run(db_, path_, run);
+  const bool complete = run.stopped.empty();
+  delta.run = store_detail::insert_run(db_, path_, run, complete ? "complete" : "interrupted");
   for (const StoreFinding& f : findings) {
-    const Prior prior = prior_of(db_, path_, f.signature);
-    const std::string status = next_status(prior, f, delta.run, run.group);
-    record_sighting(db_, path_, f, status, delta.run, run.group);
+    const store_detail::Prior prior = store_detail::prior_of(db_, path_, f.signature);
+    const std::string status = store_detail::next_status(prior, f, delta.run, run.group);
+    store_detail::record_sighting(db_, path_, f, status, delta.run, run.group);
     if (prior.exists && prior.last_run == delta.run) continue;
     if (status == "new") delta.fresh.push_back(f.signature);
     if (status == "open") delta.open.push_back(f.signature);
     if (status == "expected") delta.expected.push_back(f.signature);
     if (status == "regressed") delta.regressed.push_back(f.signature);
   }
-  delta.fixed = mark_fixed(db_, path_, run, delta.run);
+  // A run cut short proves less than it was asked to: it fixes nothing.
+  if (complete) delta.fixed = store_detail::mark_fixed(db_, path_, run, delta.run);
   tx.commit();
   return delta;
 }
@@ -330,7 +350,8 @@ std::vector<StoredSighting> FindingsStore::sightings(const std::string& signatur
 std::vector<StoredRun> FindingsStore::runs() const {
   Statement q(db_, path_, R"sql(
 SELECT id, kind, started, commit_id, version, cpu_features, run_group, seed, seconds, calls,
-       backends, ops, (SELECT count(*) FROM sightings s WHERE s.run = runs.id), source
+       backends, ops, (SELECT count(*) FROM sightings s WHERE s.run = runs.id), source,
+       status, stopped, updated, owner
 FROM runs ORDER BY id)sql");
   std::vector<StoredRun> out;
   while (q.step()) {
@@ -349,6 +370,10 @@ FROM runs ORDER BY id)sql");
     r.run.ops = split_list(q.text(11));
     r.findings = q.integer(12);
     r.run.source = q.text(13);
+    r.run.status = q.text(14);
+    r.run.stopped = q.text(15);
+    r.run.updated = q.text(16);
+    r.run.owner = q.text(17);
     out.push_back(std::move(r));
   }
   return out;

@@ -35,6 +35,11 @@ struct StoreRun {
   // listing "reference" among its backends.
   std::vector<std::string> backends, ops;
   std::string source;  // what it replayed: a golden suite's directory, a fuzz artifact; "" none
+  // Its life (FindingsStore::begin): "running" from its start, "complete", or "interrupted" with
+  // `stopped` saying why ("signal:SIGTERM"; "killed" for a run whose process vanished without
+  // finishing it); `updated`: the time (ISO 8601, UTC) of its last checkpoint; `owner`: the
+  // host and process (host:pid) that records it.
+  std::string status = "complete", stopped, updated, owner;
 };
 
 // What a run reports about one finding.
@@ -102,6 +107,20 @@ class FindingsStore {
   // Records a run and its findings in one transaction and returns what it changed.
   StoreDelta record(const StoreRun& run, const std::vector<StoreFinding>& findings);
 
+  // A run's life, so that a run killed on the way leaves what it found (docs/nightly.md, "A
+  // stopped or killed run"). begin() records it as running (owner: this process) and returns its
+  // id; checkpoint() records its findings so far, each with the run's calls so far (replacing the
+  // last checkpoint's, never adding to them); finish() records the last of them and the run's end:
+  // complete, or interrupted when run.stopped says why (a run cut short marks nothing fixed: it
+  // proves less than it was asked to), and returns what the run changed. Each is one transaction.
+  int64_t begin(const StoreRun& run);
+  void checkpoint(int64_t id, const StoreRun& run, const std::vector<StoreFinding>& findings);
+  StoreDelta finish(int64_t id, const StoreRun& run, const std::vector<StoreFinding>& findings);
+  // The runs left running by a process of this host that is gone (killed, out of memory, a power
+  // cut): marked interrupted ("killed") and returned, their `updated` the last checkpoint's time.
+  // Their findings stay as the last checkpoint left them, so a later run finds them open.
+  std::vector<StoredRun> close_abandoned();
+
   std::vector<StoredFinding> findings() const;  // every finding, the latest seen first
   // The finding whose signature is `key` or starts with it (RuntimeError when ambiguous).
   std::optional<StoredFinding> find(const std::string& key) const;
@@ -116,7 +135,7 @@ class FindingsStore {
   void record_culprit(const std::string& signature, const StoreCulprit& culprit);
   const std::string& path() const { return path_; }
 
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 5;
 
  private:
   FindingsStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}

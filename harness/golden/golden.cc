@@ -17,6 +17,7 @@
 #include "cvmcheck/errors.h"
 #include "harness/campaign/campaign.h"
 #include "harness/gen/generators.h"
+#include "harness/jobs/stop_signal.h"
 #include "harness/workers/exec_backend.h"
 
 namespace cvm {
@@ -261,6 +262,7 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
   std::map<const ExpectationEntry*, EntryUse>& uses = result.uses;
   size_t index = 0;
   for (const nlohmann::json& entry : manifest.at("cases")) {
+    if (stop_signal() != 0) break;  // a graceful stop (stop_signal.h): the cases judged so far
     if (index++ % static_cast<size_t>(part.job_count) != static_cast<size_t>(part.job_index)) {
       continue;  // another job's case
     }

@@ -1,6 +1,7 @@
 #include "harness/jobs/forked_jobs.h"
 
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
+#include "harness/jobs/stop_signal.h"
 #include "harness/workers/worker_client.h"
 
 namespace cvm {
@@ -81,7 +83,12 @@ struct JobFiles {
 // In forked job k: runs the body and writes its result, or its exception's kind and message;
 // then exits, never returning into the parent's code.
 [[noreturn]] void run_job(int k, const std::function<std::string(int, const JobCounters&)>& body,
-                          const JobCounters& counters, const JobFiles& files) {
+                          const JobCounters& counters, const JobFiles& files,
+                          const std::atomic<int>* parent_stop, pid_t parent) {
+  // A job dies with the parent (a second signal, SIGKILL): nobody would read its result.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(3);
+  follow_parent_stop(parent_stop);
   int status = 0;
   const char* kind = nullptr;
   std::string message;
@@ -111,14 +118,17 @@ struct JobFiles {
 
 // Waits for every job, reporting progress every 100 ms; the first job seen failing on its own
 // stops the others. Fills each job's wait status (-1: lost) and returns the failed job (-1: none).
+// A stop the parent received (stop_signal.h) is passed to every job through `stop`.
 int wait_for_jobs(const std::vector<pid_t>& pids, const JobCounters& counters,
-                  const ForkedJobsOptions& options, std::vector<int>& statuses) {
+                  const ForkedJobsOptions& options, std::vector<int>& statuses,
+                  std::atomic<int>& stop) {
   const auto start = std::chrono::steady_clock::now();
   statuses.assign(pids.size(), 0);
   std::vector<bool> ended(pids.size(), false);
   int failed = -1;
   for (size_t done = 0; done < pids.size();) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (stop.load() == 0) stop.store(stop_signal());
     for (size_t k = 0; k < pids.size(); ++k) {
       if (ended[k]) continue;
       int status = 0;
@@ -171,11 +181,14 @@ std::vector<std::string> run_forked_jobs(
   check(jobs >= 1, "--jobs must be at least 1");
   const size_t slots = static_cast<size_t>(jobs) *
                        static_cast<size_t>(std::max(1, options.counters_per_job));
-  const size_t bytes = sizeof(std::atomic<int64_t>) * slots;
+  const size_t bytes = sizeof(std::atomic<int64_t>) * (slots + 1);
   void* shared = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   check(shared != MAP_FAILED, "mmap for the jobs' progress failed");
-  auto* values = new (shared) std::atomic<int64_t>[slots];
-  for (size_t i = 0; i < slots; ++i) values[i] = 0;
+  auto* values = new (shared) std::atomic<int64_t>[slots + 1];
+  for (size_t i = 0; i < slots + 1; ++i) values[i] = 0;
+  // The slot after the counters: the signal that asked the parent to stop (0: none).
+  static_assert(sizeof(std::atomic<int64_t>) >= sizeof(std::atomic<int>));
+  auto* stop = new (&values[slots]) std::atomic<int>(0);
   const JobCounters counters(values, jobs, std::max(1, options.counters_per_job));
   static std::atomic<int> sequence{0};
   const JobFiles files{std::filesystem::temp_directory_path().string() + "/cvmcheck-job-" +
@@ -185,6 +198,7 @@ std::vector<std::string> run_forked_jobs(
   };
 
   std::vector<pid_t> pids;
+  const pid_t parent = ::getpid();
   std::fflush(nullptr);  // nothing buffered may be written twice, by the parent and a job
   for (int k = 0; k < jobs; ++k) {
     const pid_t pid = ::fork();
@@ -194,11 +208,11 @@ std::vector<std::string> run_forked_jobs(
       ::munmap(shared, bytes);
       fail_runtime("fork failed for ", job_name(k));
     }
-    if (pid == 0) run_job(k, body, counters, files);
+    if (pid == 0) run_job(k, body, counters, files, stop, parent);
     pids.push_back(pid);
   }
   std::vector<int> statuses;
-  const int failed = wait_for_jobs(pids, counters, options, statuses);
+  const int failed = wait_for_jobs(pids, counters, options, statuses, *stop);
   ::munmap(shared, bytes);
 
   std::vector<std::string> results;

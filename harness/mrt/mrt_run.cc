@@ -12,6 +12,7 @@
 #include "harness/campaign/campaign.h"
 #include "harness/engine/screen_grid.h"
 #include "harness/jobs/forked_jobs.h"
+#include "harness/jobs/stop_signal.h"
 #include "harness/mrt/mrt_check.h"
 #include "harness/mrt/mrt_golden.h"
 
@@ -35,6 +36,7 @@ std::vector<MrtRow> run_mrt(const Registry& registry, const MrtRunOptions& optio
   const auto job = static_cast<uint64_t>(options.job_index);
   std::vector<MrtRow> rows;
   for (const Scheme& scheme : options.schemes) {
+    if (stop_signal() != 0) break;  // a graceful stop (stop_signal.h): the rows made so far
     const std::string identity = scheme_name(scheme);
     const uint64_t base = identity_seed(options.seed, identity);
     const size_t first = rows.size();
@@ -53,6 +55,7 @@ std::vector<MrtRow> run_mrt(const Registry& registry, const MrtRunOptions& optio
       } else if (k >= options.cases) {
         break;
       }
+      if (stop_signal() != 0) break;
       if (static_cast<uint64_t>(k) % jobs != job) continue;  // another job's case
       const int size = static_cast<int>(k % 101);
       const IdentityCase c =

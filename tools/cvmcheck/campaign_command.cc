@@ -16,12 +16,14 @@
 #include "commands.h"
 #include "exec_options.h"
 #include "store_options.h"
+#include "store_session.h"
 #include "harness/campaign/campaign.h"
 #include "harness/campaign/campaign_report.h"
 #include "harness/campaign/campaign_jobs.h"
 #include "harness/campaign/campaign_profile.h"
 #include "harness/engine/diff.h"
 #include "harness/jobs/forked_jobs.h"
+#include "harness/jobs/stop_signal.h"
 #include "optimized/kernels.h"
 #include "optimized/paths.h"
 
@@ -52,6 +54,8 @@ struct CampaignCli {
   uint64_t seed = 0;
   double invalid_share = 0.3;
   bool quiet = false, allow_nothing_compared = false, allow_unreached_paths = false, profile = false;
+  bool require_paths = false;
+  double checkpoint_seconds = 2;
   std::string table = "screen";
   int max_repros = 20, repros_per_signature = 1;
   int64_t max_repro_bytes = 16 << 20;
@@ -97,9 +101,18 @@ void add_options(CLI::App* sub, CampaignCli& o) {
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--allow-nothing-compared", o.allow_nothing_compared,
                 "Exploratory runs: do not fail when a selected backend compared no call");
-  sub->add_flag("--allow-unreached-paths", o.allow_unreached_paths,
-                "Short or narrow runs: do not fail when a declared kernel path in scope was never "
-                "reached (docs/paths.md)");
+  CLI::Option* allow_paths = sub->add_flag(
+      "--allow-unreached-paths", o.allow_unreached_paths,
+      "A run of the default scope (every operator, the default backends) fails when a declared "
+      "kernel path in scope was never reached; this accepts it (a short run). A narrower run only "
+      "warns (docs/paths.md)");
+  sub->add_flag("--require-paths", o.require_paths,
+                "Fail on an unreached declared kernel path in any run, narrow ones too")
+      ->excludes(allow_paths);
+  sub->add_option("--checkpoint-seconds", o.checkpoint_seconds,
+                  "With --store: record the findings so far this often, so that a killed run "
+                  "keeps them (default 2)")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--shard", o.shard,
                   "K/N: make only shard K of N (1-based) of the seed's calls; shards of one seed "
                   "are disjoint and their reports merge (tools/gate/campaign_merge.py)");
@@ -167,6 +180,10 @@ CampaignProgress progress_line(bool quiet, double seconds) {
   };
 }
 
+bool stopped_by_signal(const CampaignResult& result) {
+  return result.stopped.rfind("signal:", 0) == 0;
+}
+
 // The table, the external backends, the profile, each unexpected finding, the report files.
 void print_results(const CampaignResult& result, const CampaignCli& o, int jobs) {
   const bool full = o.table == "full";
@@ -177,6 +194,13 @@ void print_results(const CampaignResult& result, const CampaignCli& o, int jobs)
               << " calls, " << w.restarts << " restarts; stderr log " << w.log_path << "\n";
   }
   if (o.profile) std::cout << campaign_profile(result, jobs);
+  if (stopped_by_signal(result)) {
+    std::cout << "stopped by " << result.stopped.substr(7) << " after " << std::fixed
+              << std::setprecision(1) << result.seconds << std::defaultfloat
+              << std::setprecision(6) << " s of "
+              << result.seconds_requested << " s: " << result.calls
+              << " calls; the table, the reports and the store keep what it did\n";
+  }
   for (const CampaignFinding& f : result.findings) {
     // The screen table gave each finding a line; its report is in the repro and campaign.json.
     if (!full || !f.expected_by.empty()) continue;
@@ -200,22 +224,40 @@ void record_run_facts(CampaignResult& result, const CampaignOptions& options,
   result.started = started;
   result.seconds_requested = options.seconds;
   result.max_cases = options.max_cases;
+  // A signal that stopped the loop said so already (stop_signal.h); one that came after it
+  // ended stopped nothing.
+  if (result.stopped.rfind("signal:", 0) == 0) return;
   result.stopped =
       options.max_cases >= 0 && result.calls >= options.max_cases ? "max_cases" : "time";
 }
 
-int exit_status(const CampaignResult& result, const CampaignCli& o, bool findings_failed) {
-  if (findings_failed) return kExitMismatch;
-  if (!result.paths.not_reached.empty() && !o.allow_unreached_paths) {
-    for (const auto& [backend, missing] : result.paths.not_reached) {
-      std::cerr << "cvmcheck campaign: backend " << backend << " declares kernel paths no call "
-                << "reached: " << join_names(missing) << " (--allow-unreached-paths accepts that)\n";
-    }
-    return kExitMismatch;
+
+// Unreached declared paths: a failure in a run of the default scope (every operator, the default
+// backends: what the main job and the nightly run) or with --require-paths; else a warning, since
+// a narrow or stopped run cannot be expected to reach every path (docs/paths.md).
+bool unreached_paths_fail(const CampaignResult& result, const CampaignCli& o, bool default_scope) {
+  if (result.paths.not_reached.empty()) return false;
+  const bool strict = o.require_paths ||
+                      (default_scope && !o.allow_unreached_paths && !stopped_by_signal(result));
+  for (const auto& [backend, missing] : result.paths.not_reached) {
+    std::cerr << "cvmcheck campaign: " << (strict ? "" : "warning: ") << "backend " << backend
+              << " declares kernel paths no call reached: " << join_names(missing)
+              << (strict ? (o.require_paths ? " (--require-paths)" : " (--allow-unreached-paths "
+                                                                     "accepts that)")
+                         : " (not a failure of a narrow or stopped run; --require-paths makes "
+                           "it one)")
+              << "\n";
   }
-  const bool allow_nothing_compared = o.allow_nothing_compared;
+  return strict;
+}
+
+int exit_status(const CampaignResult& result, const CampaignCli& o, bool findings_failed,
+                bool default_scope) {
+  if (findings_failed) return kExitMismatch;
+  if (unreached_paths_fail(result, o, default_scope)) return kExitMismatch;
+  const bool stopped = stopped_by_signal(result);
   const bool nothing = !result.nothing_compared.empty() || !result.declared_not_compared.empty();
-  if (nothing && !allow_nothing_compared) {
+  if (nothing && !o.allow_nothing_compared && !stopped) {
     for (const auto& [backend, why] : result.nothing_compared) {
       std::cerr << "cvmcheck campaign: nothing compared for backend " << backend << ": " << why
                 << " (--allow-nothing-compared accepts that)\n";
@@ -226,7 +268,7 @@ int exit_status(const CampaignResult& result, const CampaignCli& o, bool finding
     }
     return kExitMismatch;
   }
-  return kExitOk;
+  return stopped ? kExitInterrupted : kExitOk;
 }
 
 }  // namespace
@@ -237,6 +279,7 @@ Action add_campaign_command(CLI::App& app) {
       "campaign", "Time-boxed differential campaign over operators and backends (the main job)");
   add_options(sub, *o);
   return [o] {
+    install_stop_handlers();
     CampaignOptions options;
     options.seconds = o->seconds;
     options.max_cases = o->max_cases;
@@ -248,6 +291,7 @@ Action add_campaign_command(CLI::App& app) {
     if (options.backends.empty() && !exec.definitions.empty()) {
       options.backends = other_backends(registry());
       for (const std::string& name : defined_backend_names(exec)) options.backends.push_back(name);
+      options.default_backends = true;
     }
     const int jobs = job_count(o->jobs, options.backends);
     // Each job starts its own external workers (a worker's pipes belong to one process), and
@@ -282,14 +326,22 @@ Action add_campaign_command(CLI::App& app) {
               << "; replay with --seed " << options.seed << shard_args << "\n";
     const CampaignProgress progress = progress_line(o->quiet, options.seconds);
     const std::string started = utc_now();
+    const std::string commit = commit_under_test(o->commit);
+    // Recorded from its start and as it goes, so that a run killed later keeps what it found.
+    CampaignStoreSession store(o->store, store_run_facts(commit, started), options);
+    if (store.active()) {
+      options.checkpoint = [&store](const CampaignResult& partial) { store.checkpoint(partial); };
+      options.checkpoint_seconds = o->checkpoint_seconds;
+    }
     CampaignResult result =
         jobs == 1 ? run_campaign(registry(), options, progress)
                   : run_campaign_jobs(registry(), options, jobs, prepare_job, progress);
     if (!o->quiet && isatty(STDERR_FILENO) != 0) std::cerr << "\n";
-    record_run_facts(result, options, commit_under_test(o->commit), started);
+    record_run_facts(result, options, commit, started);
     print_results(result, *o, jobs);
-    const std::optional<StoreDelta> delta = record_in_store(result, o->store);
-    return exit_status(result, *o, findings_fail(result, delta, o->store.fail_on));
+    const std::optional<StoreDelta> delta = store.finish(result);
+    const bool default_scope = o->ops.empty() && o->backends.empty() && o->backend_list.empty();
+    return exit_status(result, *o, findings_fail(result, delta, o->store.fail_on), default_scope);
   };
 }
 

@@ -11,6 +11,9 @@ inline constexpr int kExitMismatch = 1;  // an expectation did not hold
 inline constexpr int kExitUsage = 2;     // bad usage
 inline constexpr int kExitCaseError = 3; // an unreadable case: the harness's input, no outcome
 inline constexpr int kExitWorkerStart = 4;  // an external backend's worker did not start
+// Stopped by SIGINT, SIGTERM or SIGHUP before its end, with nothing failing in what it did (a
+// mismatch still exits 1): the reports and the store keep the run as interrupted.
+inline constexpr int kExitInterrupted = 5;
 
 // Each returns the function that runs the subcommand once parsed; it returns the exit status.
 using Action = std::function<int()>;

@@ -11,6 +11,7 @@
 #include "cvmcheck/errors.h"
 #include "exec_options.h"
 #include "harness/jobs/forked_jobs.h"
+#include "harness/jobs/stop_signal.h"
 #include "harness/golden/golden.h"
 #include "harness/golden/golden_jobs.h"
 #include "harness/golden/golden_store.h"
@@ -76,14 +77,21 @@ int report_verify(const GoldenCli& o, const std::vector<std::string>& backends,
     StoreRun run = golden_store_run(o.dir, backends, results,
                                     store_run_facts(o.commit, started));
     run.seconds = seconds;
+    run.stopped = stop_reason();  // an interrupted run fixes nothing
     delta = record_in_store(run, golden_store_findings(backends, results), o.store);
   }
   const bool failed = broken || findings_fail(fails, xfails, delta, o.store.fail_on);
+  if (stop_signal() != 0) {
+    std::cout << "stopped by " << signal_name(stop_signal()) << " after " << seconds
+              << " s: the tables hold the cases judged before it\n";
+    return failed ? kExitMismatch : kExitInterrupted;
+  }
   return failed ? kExitMismatch : kExitOk;
 }
 
 // golden verify: every case on each backend, its table, and the JSON when asked.
 int run_verify(const GoldenCli& o) {
+  install_stop_handlers();
   const ExpectationSet xfail = expectations(o.xfail);
   const ExecSettings exec = exec_settings(o.exec);
   int jobs = o.jobs > 0 ? o.jobs : default_jobs();

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "exec_options.h"
 #include "harness/jobs/forked_jobs.h"
+#include "harness/jobs/stop_signal.h"
 #include "harness/mrt/mrt_golden.h"
 #include "harness/mrt/mrt_run.h"
 #include "optimized/kernels.h"
@@ -89,6 +90,7 @@ Action add_mrt_command(CLI::App& app) {
       "mrt", "Check the MRT quantization expansions (the MRT formalization) against their direct formulas");
   add_options(sub, o.get());
   return [o] {
+    install_stop_handlers();
     if (!o->golden_out.empty()) {
       mrt::MrtGoldenOptions options;
       options.out = o->golden_out;
@@ -141,6 +143,11 @@ Action add_mrt_command(CLI::App& app) {
     if (!o->json.empty()) write_mrt_json(o->json, rows, options.seed, planted);
     bool ok = true;
     for (const mrt::MrtRow& row : rows) ok = ok && row.mismatches == 0;
+    if (stop_signal() != 0) {
+      std::cout << "stopped by " << signal_name(stop_signal())
+                << ": the table holds the cases made before it\n";
+      return ok ? kExitInterrupted : kExitMismatch;
+    }
     return ok ? kExitOk : kExitMismatch;
   };
 }

@@ -1,4 +1,5 @@
 #include "store_options.h"
+#include "store_session.h"
 
 #include <cstdio>
 #include <iostream>
@@ -58,6 +59,7 @@ std::optional<StoreDelta> record_in_store(const StoreRun& run,
                                           const StoreCli& cli) {
   if (cli.store.empty()) return std::nullopt;
   FindingsStore store = FindingsStore::open(cli.store);
+  print_abandoned_runs(std::cout, store.close_abandoned(), cli.store);
   StoreDelta delta = store.record(run, findings);
   std::cout << store_summary(delta, findings, cli.store);
   return delta;

@@ -1,0 +1,58 @@
+#include "store_session.h"
+
+#include <iostream>
+
+#include "harness/campaign/campaign_store.h"
+
+namespace cvm::cli {
+
+void print_abandoned_runs(std::ostream& out, const std::vector<StoredRun>& runs,
+                          const std::string& store_path) {
+  for (const StoredRun& r : runs) {
+    out << "findings store " << store_path << ": run " << r.id << " (" << r.run.kind
+        << ", started " << r.run.started << ") was interrupted at " << r.run.updated
+        << ", its last checkpoint (its process is gone: killed, out of memory or a power cut); "
+        << r.findings << (r.findings == 1 ? " finding" : " findings") << " and " << r.run.calls
+        << " calls kept\n";
+  }
+}
+
+CampaignStoreSession::CampaignStoreSession(const StoreCli& cli, const StoreRun& facts,
+                                           const CampaignOptions& options)
+    : cli_(cli), facts_(facts) {
+  if (cli.store.empty()) return;
+  store_.emplace(FindingsStore::open(cli.store));
+  print_abandoned_runs(std::cout, store_->close_abandoned(), cli.store);
+  CampaignResult nothing_yet;
+  nothing_yet.seed = options.seed;
+  nothing_yet.shard_index = options.shard_index;
+  nothing_yet.shard_count = options.shard_count;
+  id_ = store_->begin(run_of(nothing_yet));
+}
+
+StoreRun CampaignStoreSession::run_of(const CampaignResult& result) const {
+  StoreRun run = campaign_store_run(result, facts_);
+  run.stopped = result.stopped.rfind("signal:", 0) == 0 ? result.stopped : "";
+  return run;
+}
+
+void CampaignStoreSession::checkpoint(const CampaignResult& partial) {
+  if (!store_ || checkpoints_failed_) return;
+  try {
+    store_->checkpoint(id_, run_of(partial), campaign_store_findings(partial));
+  } catch (const std::exception& e) {
+    checkpoints_failed_ = true;
+    std::cerr << "cvmcheck campaign: findings store: " << e.what()
+              << "; the run goes on without checkpoints (campaign.json keeps its findings)\n";
+  }
+}
+
+std::optional<StoreDelta> CampaignStoreSession::finish(const CampaignResult& result) {
+  if (!store_) return std::nullopt;
+  const std::vector<StoreFinding> findings = campaign_store_findings(result);
+  const StoreDelta delta = store_->finish(id_, run_of(result), findings);
+  std::cout << store_summary(delta, findings, cli_.store);
+  return delta;
+}
+
+}  // namespace cvm::cli

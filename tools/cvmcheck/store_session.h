@@ -1,0 +1,50 @@
+// A campaign's run in the findings store from its start to its end (docs/nightly.md, "A stopped
+// or killed run"): recorded as running when it starts, its findings as they come (the campaign's
+// checkpoints, every few seconds), and its end (complete, or interrupted by a signal). A run that
+// a vanished process left running is reported as interrupted when the next one starts, so what a
+// killed night found is kept and the next night reports it as open, not new.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include "harness/campaign/campaign.h"
+#include "harness/findings/findings_store.h"
+#include "store_options.h"
+
+namespace cvm::cli {
+
+class CampaignStoreSession {
+ public:
+  // Without a store (cli.store empty) it does nothing. Else opens the store, reports the runs a
+  // vanished process left running, and begins this run (`facts`: commit, version, CPU, start;
+  // `seed` and `shards` from the options). RuntimeError for a store that cannot be written
+  // (read-only, full, foreign, damaged, newer), before anything ran.
+  CampaignStoreSession(const StoreCli& cli, const StoreRun& facts, const CampaignOptions& options);
+
+  bool active() const { return store_.has_value(); }
+
+  // Records the partial result. A write that fails (a full disk) is reported once and the run
+  // goes on without further checkpoints: its end is tried again, and campaign.json keeps it all.
+  void checkpoint(const CampaignResult& partial);
+
+  // Records the run's end (interrupted when result.stopped names a signal) and prints what
+  // changed; nullopt without a store. RuntimeError when the store cannot be written.
+  std::optional<StoreDelta> finish(const CampaignResult& result);
+
+ private:
+  StoreRun run_of(const CampaignResult& result) const;
+  StoreCli cli_;
+  StoreRun facts_;
+  std::optional<FindingsStore> store_;
+  int64_t id_ = 0;
+  bool checkpoints_failed_ = false;
+};
+
+// "findings store S: run 7 (started T) was interrupted at U ...": one line per run a vanished
+// process left running (FindingsStore::close_abandoned).
+void print_abandoned_runs(std::ostream& out, const std::vector<StoredRun>& runs,
+                          const std::string& store_path);
+
+}  // namespace cvm::cli
