@@ -234,8 +234,17 @@ void record_run_facts(CampaignResult& result, const CampaignOptions& options,
 
 // Unreached declared paths: a failure in a run of the default scope (every operator, the default
 // backends: what the main job and the nightly run) or with --require-paths; else a warning, since
-// a narrow or stopped run cannot be expected to reach every path (docs/paths.md).
+// a narrow or stopped run cannot be expected to reach every path (docs/paths.md). A path whose
+// operators made too few calls to judge it (the summary's warning) fails with --require-paths
+// alone: a run too short or too slow is no verdict on the tree.
 bool unreached_paths_fail(const CampaignResult& result, const CampaignCli& o, bool default_scope) {
+  if (o.require_paths) {
+    for (const auto& [backend, few] : result.paths.too_few_calls) {
+      std::cerr << "cvmcheck campaign: backend " << backend << " made too few calls to judge "
+                << "kernel paths it never reached: " << join_names(few) << " (--require-paths)\n";
+    }
+    if (!result.paths.too_few_calls.empty() && result.paths.not_reached.empty()) return true;
+  }
   if (result.paths.not_reached.empty()) return false;
   const bool strict = o.require_paths ||
                       (default_scope && !o.allow_unreached_paths && !stopped_by_signal(result));
