@@ -11,6 +11,8 @@
 #
 # Usage: ci/bench-harness.sh [BASE_REV]
 # Environment: RUN_SECONDS (time box per run, default 8), REPS (repetitions, default 3),
+#   JOBS (the campaign's --jobs, default 1; 0: one per core, the main job's), BACKENDS (a
+#   --backends list for both revisions, e.g. optimized,cuda-host; default: the default backends),
 #   MAX_CASES (a fixed number of calls per run instead of the time box), SCALING (0: no --jobs
 #   scaling line). Builds (release preset, cvmcheck target, through ccache): this tree into
 #   build/, BASE_REV into build-bench-base/tree (a git worktree, reused). Results:
@@ -146,13 +148,18 @@ list_backends() {
 
 machine_busy() { awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8) / hz }' /proc/stat; }
 
-what="seed 1, every operator, the default backends, one process, no repros, $(
+what="seed 1, every operator, ${BACKENDS:-the default backends}, --jobs ${JOBS:-1}, no repros, $(
   if [ -n "$max_cases" ]; then echo "$max_cases calls"; else echo "$run_seconds s"; fi) per run, $reps interleaved repetitions"
 echo "fixed campaign: $what"
-mapfile -t head_jobs < <(jobs_arg "$head_bin" 1)
+jobs=${JOBS:-1}
+backend_args=()
+if [ -n "${BACKENDS:-}" ]; then backend_args=(--backends "$BACKENDS"); fi
+mapfile -t head_jobs < <(jobs_arg "$head_bin" "$jobs")
+head_jobs+=("${backend_args[@]}")
 differ=
 if [ -n "$base_bin" ]; then
-  mapfile -t base_jobs < <(jobs_arg "$base_bin" 1)
+  mapfile -t base_jobs < <(jobs_arg "$base_bin" "$jobs")
+  base_jobs+=("${backend_args[@]}")
   head_ops=$(list_ops "$head_bin" | paste -sd,) base_ops=$(list_ops "$base_bin" | paste -sd,)
   head_backends=$(list_backends "$head_bin" | paste -sd,)
   base_backends=$(list_backends "$base_bin" | paste -sd,)
@@ -160,6 +167,8 @@ if [ -n "$base_bin" ]; then
   common_backends=$(comm -12 <(tr , '\n' <<< "$head_backends") <(tr , '\n' <<< "$base_backends") |
     paste -sd,)
   if [ "$head_ops" != "$base_ops" ] || [ "$head_backends" != "$base_backends" ]; then differ=1; fi
+  # Backends named for both: the comparison is on those already.
+  if [ -n "${BACKENDS:-}" ]; then differ=; fi
 fi
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)

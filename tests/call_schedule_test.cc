@@ -139,11 +139,9 @@ TEST(CampaignSchedule, TheSameSeedMakesTheSameCalls) {
   EXPECT_EQ(a.paths.calls, b.paths.calls);
 }
 
-TEST(CampaignSchedule, CheapOperatorsMakeMoreCallsThanConvolutions) {
+TEST(CampaignSchedule, VariantsRunWhereTheyPay) {
   const CampaignResult r = run_campaign(registry(), fixed_campaign());
-  const int64_t conv = r.table.at("conv2d").at("reference").cases;
-  EXPECT_GT(conv, 0);
-  EXPECT_GT(r.table.at("abs").at("reference").cases, 3 * conv);
+  EXPECT_GT(r.table.at("conv2d").at("reference").cases, 0);
   // optimized@3 runs one call in four; the other variants every small call (most of abs's).
   EXPECT_LT(r.table.at("abs").at("optimized@3").cases * 2, r.table.at("abs").at("optimized").cases);
   EXPECT_GT(r.table.at("abs").at("optimized/portable").cases * 10,

@@ -148,7 +148,7 @@ TEST_F(StoreRunLifeTest, AnOlderStoresRunsAreComplete) {
   ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
   sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN status; ALTER TABLE runs DROP COLUMN stopped; "
                "ALTER TABLE runs DROP COLUMN updated; ALTER TABLE runs DROP COLUMN owner; "
-               "PRAGMA user_version = 4;", nullptr, nullptr, nullptr);
+               "ALTER TABLE runs DROP COLUMN resume; PRAGMA user_version = 4;", nullptr, nullptr, nullptr);
   sqlite3_close(db);
   FindingsStore store = FindingsStore::open(path());
   ASSERT_EQ(store.runs().size(), 1u);

@@ -61,7 +61,8 @@ std::string status_of(const FindingsStore& store, const std::string& signature) 
 // Makes a store of schema 4 or older again: the runs' life (schema 5) undone.
 constexpr const char* kDropRunLife =
     "ALTER TABLE runs DROP COLUMN status; ALTER TABLE runs DROP COLUMN stopped; "
-    "ALTER TABLE runs DROP COLUMN updated; ALTER TABLE runs DROP COLUMN owner; ";
+    "ALTER TABLE runs DROP COLUMN updated; ALTER TABLE runs DROP COLUMN owner; "
+    "ALTER TABLE runs DROP COLUMN resume; ";
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -109,16 +109,17 @@ TEST(KernelPaths, ACallReportsItsPathsAndOnlyItsOwn) {
 // machine can reach, on the backends that between them declare every path (the team variant
 // takes the CPUID pick's paths and the threaded ones, the ISA variants the others'). A path the
 // generators stop drawing, or a kernel that stops marking its path, fails here. The CUDA
-// kernels' paths are taken here by cuda-host and each of its variants, cuda-host's full 64-wide
-// tile included (conv2d's aimed GEMM tiles, harness/gen/nn_gen.cc). A path left unjudged for
-// too few calls of its operators fails here too.
+// kernels' paths are taken here by cuda-host and each of its variants, but for cuda-host's full
+// 64-wide tile: conv2d's aimed GEMM tiles take it, and cost enough that the schedule makes few of
+// them in 20,000 calls of every operator (ConvolutionsAloneReachEveryConvolutionPath reaches it).
+// A path left unjudged for too few calls of its operators fails here too.
 TEST(KernelPaths, AFixedCampaignReachesEveryReachablePath) {
   const std::set<std::string> backends = {
       "optimized@3",    "optimized/avx2", "optimized/portable", "cuda-host", "cuda-host@tile",
       "cuda-host@warp", "cuda-host@split", "cuda-host@nms8",    "cuda-host/simple"};
   CampaignOptions o;
   o.seconds = 600;
-  o.max_cases = 8000;
+  o.max_cases = 20000;
   o.seed = 20261127;
   o.shrink_seconds = 0;
   o.backends.assign(backends.begin(), backends.end());
@@ -127,8 +128,10 @@ TEST(KernelPaths, AFixedCampaignReachesEveryReachablePath) {
   for (const auto* missing : {&r.paths.not_reached, &r.paths.too_few_calls}) {
     for (const auto& [backend, ids] : *missing) {
       std::string list;
-      for (const std::string& id : ids) list += " " + id;
-      ADD_FAILURE() << backend << " never reached:" << list;
+      for (const std::string& id : ids) {
+        if (backend != "cuda-host" || id != "cuda.gemm.full_tile") list += " " + id;
+      }
+      if (!list.empty()) ADD_FAILURE() << backend << " never reached:" << list;
     }
   }
   for (const std::string& name : backends) {
@@ -141,11 +144,11 @@ TEST(KernelPaths, AFixedCampaignReachesEveryReachablePath) {
 
 // A run of conv2d alone (a kernel developer's first command) reaches every path its operator's
 // backends declare, the CUDA GEMM's full tile and K slices included, in a count of calls that a
-// 10-s run on a 2-core machine makes (docs/paths.md).
+// 10-s run on a 2-core machine makes (8,000: docs/paths.md).
 TEST(KernelPaths, ConvolutionsAloneReachEveryConvolutionPath) {
   CampaignOptions o;
   o.seconds = 600;
-  o.max_cases = 600;
+  o.max_cases = 8000;
   o.seed = 5;
   o.shrink_seconds = 0;
   o.ops = {"conv2d"};

@@ -14,6 +14,8 @@
 #include "harness/engine/call_cost.h"
 #include "harness/campaign/call_schedule.h"
 #include "harness/campaign/campaign_paths.h"
+#include "harness/campaign/campaign_resume.h"
+#include "harness/campaign/campaign_setup.h"
 #include "harness/engine/call_descriptor.h"
 #include "harness/gen/generators.h"
 #include "harness/gen/path_aim.h"
@@ -33,6 +35,7 @@ uint64_t case_seed(uint64_t seed, uint64_t index) {
 
 namespace {
 
+using namespace campaign_detail;
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point start) {
@@ -44,116 +47,6 @@ void count_outcome(CampaignCell& cell, OutcomeKind kind) {
   if (kind == OutcomeKind::kOk) ++cell.ok;
   if (kind == OutcomeKind::kLogicError) ++cell.logic_error;
   if (kind == OutcomeKind::kRuntimeError) ++cell.runtime_error;
-}
-
-// This process's page faults and CPU time so far (all threads).
-struct Usage {
-  int64_t minor_faults = 0, major_faults = 0;
-  double cpu_seconds = 0;
-};
-
-Usage usage_now() {
-  rusage u{};
-  ::getrusage(RUSAGE_SELF, &u);
-  Usage out;
-  out.minor_faults = u.ru_minflt;
-  out.major_faults = u.ru_majflt;
-  out.cpu_seconds = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-                    static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
-  return out;
-}
-
-std::string hex(uint64_t v) {
-  std::ostringstream out;
-  out << std::hex << std::setw(16) << std::setfill('0') << v;
-  return out.str();
-}
-
-// Draws call `index`: a valid call, or (with probability invalid_share) a call breaking one
-// rule. Everything is derived from the case seed, so the draw is replayable alone; the
-// Shrinkable also holds the call's shrink tree (walked only for a finding).
-rc::Shrinkable<Call> draw_shrinkable(const OpGenerators& gens, uint64_t seed,
-                                     double invalid_share) {
-  const double unit = static_cast<double>(seed >> 11) * 0x1.0p-53;
-  const int size = static_cast<int>(seed % 101);
-  const rc::Random random(seed);
-  if (unit < invalid_share && !gens.invalid.empty()) {
-    return gens.invalid[(seed >> 7) % gens.invalid.size()].gen(random, size);
-  }
-  return gens.valid(random, size);
-}
-
-bool draw_call(const OpGenerators& gens, uint64_t seed, double invalid_share, Call& call) {
-  try {
-    call = draw_shrinkable(gens, seed, invalid_share).value();
-    return true;
-  } catch (...) {
-    // A generator that gives up (e.g. a discarded draw) is not a finding of the backends.
-    return false;
-  }
-}
-
-// The exact descriptor of a call (of any length), identifying it; empty for a call that has
-// none (attributes that are not valid UTF-8).
-std::string exact_descriptor(const Call& call, const std::string& backend) {
-  try {
-    return format_call_descriptor(call, backend);
-  } catch (const LogicError&) {
-    return "";
-  }
-}
-
-void describe_finding(CampaignFinding& finding, const Call& call, const std::string& backend) {
-  finding.descriptor_note.clear();
-  finding.descriptor =
-      compact_call_descriptor(judged_call(call), backend, &finding.descriptor_note).value_or("");
-}
-
-// The operators a campaign draws from: the selection, or every record.
-std::vector<const OpInfo*> selected_ops(const Registry& registry, const CampaignOptions& options) {
-  std::vector<const OpInfo*> ops;
-  if (options.ops.empty()) {
-    for (const OpInfo& op : registry.ops()) ops.push_back(&op);
-  } else {
-    for (const std::string& name : options.ops) {
-      const OpInfo* op = registry.find_op(name);
-      check(op != nullptr, "unknown operator '", name, "'");
-      ops.push_back(op);
-    }
-  }
-  return ops;
-}
-
-// Whether `backend` implements one of `ops` (an unavailable one: listed as skipped instead).
-bool implements_any(const Backend& backend, const std::vector<const OpInfo*>& ops) {
-  return !backend.available || std::any_of(ops.begin(), ops.end(), [&](const OpInfo* op) {
-           return backend.implements(op->name);
-         });
-}
-
-// result.backends: "reference", then the compared backends (an unavailable one with its reason
-// in skip_reasons). Of the default selection, a backend implementing none of `ops` is left out
-// (result.not_applicable): a narrow run is judged on what was asked; a backend named explicitly
-// (also by --backend-def) that compares nothing still fails the run.
-void select_backends(const Registry& registry, const CampaignOptions& options,
-                     const std::vector<const OpInfo*>& ops, CampaignResult& result) {
-  std::vector<std::string> others = options.backends.empty() ? other_backends(registry)
-                                                             : options.backends;
-  result.backends.push_back("reference");
-  for (const std::string& name : others) {
-    const Backend* backend = registry.find_backend(name);
-    check(backend != nullptr, "unknown backend '", name, "'");
-    if (name == "reference") continue;
-    const bool by_default = options.backends.empty() ||
-                            (options.default_backends && !backend->external);
-    if (by_default && !implements_any(*backend, ops)) {
-      result.not_applicable[name] = "implements none of the selected operators";
-      continue;
-    }
-    result.backends.push_back(name);
-    if (!backend->available) result.skip_reasons[name] = backend->unavailable_reason;
-    if (!reports_precision(name)) result.precision_not_compared.insert(name);
-  }
 }
 
 // Calls between two feedback steps of the generators' aim (harness/gen/path_aim.h).
@@ -207,14 +100,18 @@ class CampaignRun {
     // `local` counts this job's calls; `position` numbers them among every job's calls of this
     // shard, and `index` in the whole campaign (the same as `local` with one job and one shard,
     // so a seed replays alike sharded or not). Each job runs its own schedule.
-    for (uint64_t local = 0;; ++local) {
+    const uint64_t first = resume_point();
+    for (uint64_t local = first;; ++local) {
+      next_local_ = local;
       const uint64_t position = local * jobs + static_cast<uint64_t>(options_.job_index);
       const uint64_t index = position * shards + static_cast<uint64_t>(options_.shard_index);
       const double elapsed = since(start_);
       if (elapsed >= options_.seconds) break;
-      if (jobs == 1 && options_.max_cases >= 0 && result_.calls >= options_.max_cases) break;
-      // Of several jobs, the calls are bounded by position, so they make max_cases in all.
-      if (jobs > 1 && options_.max_cases >= 0 &&
+      const bool by_position = jobs > 1 || !options_.resume_state.empty();
+      if (!by_position && options_.max_cases >= 0 && result_.calls >= options_.max_cases) break;
+      // Of several jobs (or a resumed run), the calls are bounded by position, so they make
+      // max_cases in all.
+      if (by_position && options_.max_cases >= 0 &&
           position >= static_cast<uint64_t>(options_.max_cases)) {
         break;
       }
@@ -234,7 +131,8 @@ class CampaignRun {
       }
       if (stopped_at_boundary(elapsed)) break;
       const size_t arm = schedule_->next();
-      gen::set_aim_mode(arms_[arm].aimed ? gen::AimMode::kOften : gen::AimMode::kNever);
+      aimed_call_ = arms_[arm].aimed;
+      gen::set_aim_mode(aimed_call_ ? gen::AimMode::kOften : gen::AimMode::kNever);
       schedule_->charge(arm, run_call(*ops_[arms_[arm].op], index));
     }
     finish(usage_start);
@@ -252,9 +150,30 @@ class CampaignRun {
     if (options_.checkpoint && elapsed - last_checkpoint_ >= options_.checkpoint_seconds) {
       last_checkpoint_ = elapsed;
       result_.seconds = elapsed;
+      record_resume_state();
       options_.checkpoint(result_);
     }
     return false;
+  }
+
+  // The first call of this job: its next call in the resume state, with the schedule restored.
+  uint64_t resume_point() {
+    if (options_.resume_state.empty()) return 0;
+    const ResumeState state = parse_resume_state(options_.resume_state);
+    check(state.seed == options_.seed && state.shard_index == options_.shard_index &&
+              state.shard_count == options_.shard_count &&
+              state.jobs == std::max(1, options_.job_count),
+          "the run to resume is of another seed, shard or number of jobs");
+    const JobResume place = state.place_of(options_.job_index);
+    if (!place.schedule.is_null()) schedule_->restore(place.schedule);
+    return place.next;
+  }
+
+  // result_.resume_state: this job's next call and its schedule, now.
+  void record_resume_state() {
+    result_.resume_state = resume_state(
+        options_.seed, options_.shard_index, options_.shard_count, std::max(1, options_.job_count),
+        {JobResume{options_.job_index, next_local_, schedule_->state()}});
   }
 
   // Draws, judges and counts call `index` of `op`; a failing call becomes a finding. Returns the
@@ -272,7 +191,7 @@ class CampaignRun {
       return kRunUnits;
     }
     const double work = call_work(call);
-    const std::vector<std::string>& backends = backends_for(op, work, seed);
+    const std::vector<std::string>& backends = backends_for(work, seed);
     CallVerdict verdict = judge_call(registry_, call, backends, std::string(), std::string());
     result_.op_seconds[op.name] += since(call_start);
     ++result_.calls;
@@ -299,13 +218,14 @@ class CampaignRun {
   }
 
   // The compared backends that run a call of `work` units: every base backend, and each variant
-  // where it pays (variant_runs, as paying_backends without a registry look-up per call): a
-  // variant forces one choice of its base's kernels, which its own small calls reach as well as
-  // large ones, so a large call runs it one time in kVariantEvery.
-  const std::vector<std::string>& backends_for(const OpInfo& op, double work, uint64_t seed) {
+  // where it pays. A call of an aimed arm is drawn at the thresholds that decide the variants'
+  // forced paths, so every variant runs it; a plain call runs a variant where variant_runs says
+  // so (as paying_backends, without a registry look-up per call): a variant forces one choice
+  // of its base's kernels, which its small calls reach as well as large ones.
+  const std::vector<std::string>& backends_for(double work, uint64_t seed) {
     call_backends_.clear();
     for (size_t k = 0; k < compared_.size(); ++k) {
-      if (variant_every_[k] < 0 || variant_runs(work, seed, k, variant_every_[k])) {
+      if (aimed_call_ || variant_every_[k] < 0 || variant_runs(work, seed, k, variant_every_[k])) {
         call_backends_.push_back(compared_[k]);
       }
     }
@@ -473,6 +393,7 @@ class CampaignRun {
       }
     }
     result_.stale_expectations = stale_entries(options_.expected, uses_, /*campaign=*/true);
+    record_resume_state();
     result_.seconds = since(start_);
     const Usage usage_end = usage_now();
     result_.minor_faults = usage_end.minor_faults - usage_start.minor_faults;
@@ -506,6 +427,7 @@ class CampaignRun {
   std::vector<double> backend_seconds_;
   Clock::time_point start_;
   double last_checkpoint_ = 0;
+  uint64_t next_local_ = 0;  // the call the loop makes next (or stopped before)
   std::optional<gen::ScopedPathThresholds> aims_;
   std::optional<CallSchedule> schedule_;
   std::vector<ScheduleArm> arms_;  // by place in the schedule
@@ -513,6 +435,7 @@ class CampaignRun {
   // By place in compared_: -1 for a base backend, else the variant's variant_every.
   std::vector<int> variant_every_;
   std::vector<std::string> call_backends_;        // backends_for's list
+  bool aimed_call_ = false;                        // the call is of an aimed arm
 };
 
 }  // namespace

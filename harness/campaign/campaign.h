@@ -55,6 +55,10 @@ struct CampaignOptions {
   // found (the CLI writes it to the findings store); nullptr: none.
   std::function<void(const CampaignResult&)> checkpoint;
   double checkpoint_seconds = 2;
+  // The resume state (CampaignResult::resume_state, harness/campaign/campaign_resume.h) of an
+  // interrupted run of the same seed, shard and jobs: each job goes on from its next call with
+  // its schedule, and --max-cases bounds the calls by index as the uninterrupted run's were.
+  std::string resume_state;
 };
 
 // The kernel paths of the compared backends that declare some (harness/campaign/campaign_paths.h).
@@ -151,6 +155,9 @@ struct CampaignResult {
   // the commit under test as the caller names it (--commit), the CPU's features, the start
   // time (UTC, ISO 8601), the time box and case bound asked for, and why it stopped
   // ("time", "max_cases", or "signal:SIGTERM" for a graceful stop: harness/jobs/stop_signal.h).
+  // Where this run stopped, to go on from there (harness/campaign/campaign_resume.h): JSON text,
+  // set at each checkpoint and at the end.
+  std::string resume_state;
   std::string commit, cpu_features, started, stopped;
   double seconds_requested = 0;
   int64_t max_cases = -1;

@@ -1,4 +1,5 @@
 #include "harness/campaign/campaign_checkpoint.h"
+#include "harness/campaign/campaign_resume.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -109,6 +110,9 @@ CampaignResult merge_checkpoints(const std::vector<CampaignResult>& partials) {
       m.findings.push_back(std::move(f));
     }
   }
+  std::vector<std::string> states;
+  for (const CampaignResult& r : partials) states.push_back(r.resume_state);
+  m.resume_state = merge_resume_states(states);
   return m;
 }
 

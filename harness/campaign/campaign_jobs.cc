@@ -2,6 +2,7 @@
 #include "harness/campaign/campaign_checkpoint.h"
 #include "harness/campaign/campaign_paths.h"
 #include "harness/campaign/campaign_report.h"
+#include "harness/campaign/campaign_resume.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -78,6 +79,7 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
   if (j.contains("op_seconds")) r.op_seconds = j.at("op_seconds").get<std::map<std::string, double>>();
   r.phase_seconds = j.value("phase_seconds", std::map<std::string, double>{});
   r.planned_share = j.value("planned_share", std::map<std::string, double>{});
+  r.resume_state = j.value("resume_state", std::string());
   if (j.contains("page_faults")) {
     r.minor_faults = j.at("page_faults").value("minor", int64_t{0});
     r.major_faults = j.at("page_faults").value("major", int64_t{0});
@@ -233,6 +235,9 @@ CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
   m.stale_expectations.assign(stale.begin(), stale.end());
   drop_compared_elsewhere(m);
   judge_merged_paths(m);
+  std::vector<std::string> states;
+  for (const CampaignResult& r : jobs) states.push_back(r.resume_state);
+  m.resume_state = merge_resume_states(states);
   return m;
 }
 

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/findings/planted.h"
+
 namespace cvm {
 
 void count_paths(CampaignPaths& paths, const std::vector<BackendRun>& runs,
@@ -12,6 +14,7 @@ void count_paths(CampaignPaths& paths, const std::vector<BackendRun>& runs,
     if (run.skipped || run.outcome.paths.empty()) continue;
     auto& calls = paths.calls[run.backend];
     for (const std::string& id : run.outcome.paths) {
+      if (id == planted_unreached_path()) continue;
       if (++calls[id] != 1) continue;
       const auto cell = row.find(run.backend);
       paths.first_reach[run.backend][id] = (cell == row.end() ? 0 : cell->second.cases) + 1;

@@ -362,6 +362,7 @@ std::string campaign_json(const CampaignResult& result) {
                  {"stopped", result.stopped},
                  {"seconds_requested", result.seconds_requested},
                  {"max_cases", result.max_cases}};
+  json["resume_state"] = result.resume_state;
   for (const auto& [op, row] : result.table) {
     for (const auto& [backend, c] : row) {
       json["table"][op][backend] = {{"cases", c.cases},           {"ok", c.ok},

@@ -12,6 +12,7 @@ StoreRun campaign_store_run(const CampaignResult& result, StoreRun facts) {
   facts.seed = result.seed;
   facts.seconds = result.seconds;
   facts.calls = result.calls;
+  facts.resume = result.resume_state;
   std::map<std::string, int64_t> backend_cases;
   for (const auto& [op, row] : result.table) {
     const auto reference = row.find("reference");

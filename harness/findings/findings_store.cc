@@ -55,6 +55,7 @@ ALTER TABLE runs ADD COLUMN status TEXT NOT NULL DEFAULT 'complete';
 ALTER TABLE runs ADD COLUMN stopped TEXT;
 ALTER TABLE runs ADD COLUMN updated TEXT;
 ALTER TABLE runs ADD COLUMN owner TEXT;
+ALTER TABLE runs ADD COLUMN resume TEXT;
 )sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
@@ -208,13 +209,13 @@ int64_t insert_run(sqlite3* db, const std::string& path, const StoreRun& run,
                    const std::string& status) {
   Statement ins(db, path, R"sql(
 INSERT INTO runs(kind, started, commit_id, version, cpu_features, run_group, seed, seconds, calls,
-                 backends, ops, source, status, stopped, updated, owner)
-VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16))sql");
+                 backends, ops, source, status, stopped, updated, owner, resume)
+VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17))sql");
   ins.bind(1, run.kind).bind(2, run.started).bind(3, run.commit).bind(4, run.version);
   ins.bind(5, run.cpu_features).bind(6, run.group).bind(7, std::to_string(run.seed));
   ins.bind(8, run.seconds).bind(9, run.calls).bind(10, join_list(run.backends));
   ins.bind(11, join_list(run.ops)).bind(12, run.source).bind(13, status).bind(14, run.stopped);
-  ins.bind(15, run.updated).bind(16, run.owner);
+  ins.bind(15, run.updated).bind(16, run.owner).bind(17, run.resume);
   ins.run();
   return sqlite3_last_insert_rowid(db);
 }
@@ -351,7 +352,7 @@ std::vector<StoredRun> FindingsStore::runs() const {
   Statement q(db_, path_, R"sql(
 SELECT id, kind, started, commit_id, version, cpu_features, run_group, seed, seconds, calls,
        backends, ops, (SELECT count(*) FROM sightings s WHERE s.run = runs.id), source,
-       status, stopped, updated, owner
+       status, stopped, updated, owner, resume
 FROM runs ORDER BY id)sql");
   std::vector<StoredRun> out;
   while (q.step()) {
@@ -374,6 +375,7 @@ FROM runs ORDER BY id)sql");
     r.run.stopped = q.text(15);
     r.run.updated = q.text(16);
     r.run.owner = q.text(17);
+    r.run.resume = q.text(18);
     out.push_back(std::move(r));
   }
   return out;

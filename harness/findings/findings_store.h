@@ -40,6 +40,9 @@ struct StoreRun {
   // finishing it); `updated`: the time (ISO 8601, UTC) of its last checkpoint; `owner`: the
   // host and process (host:pid) that records it.
   std::string status = "complete", stopped, updated, owner;
+  // A campaign's state at its last checkpoint, to go on from there (`campaign --resume`): JSON,
+  // CampaignResult::resume_state; "" for other runs.
+  std::string resume;
 };
 
 // What a run reports about one finding.

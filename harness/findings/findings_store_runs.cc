@@ -51,10 +51,10 @@ void update_run_row(sqlite3* db, const std::string& path, int64_t id, const Stor
                     const std::string& status) {
   Statement up(db, path, R"sql(
 UPDATE runs SET seconds = ?2, calls = ?3, backends = ?4, ops = ?5, status = ?6, stopped = ?7,
-                updated = ?8 WHERE id = ?1)sql");
+                updated = ?8, resume = ?9 WHERE id = ?1)sql");
   up.bind(1, id).bind(2, run.seconds).bind(3, run.calls);
   up.bind(4, store_detail::join_list(run.backends)).bind(5, store_detail::join_list(run.ops));
-  up.bind(6, status).bind(7, run.stopped).bind(8, store_time_now());
+  up.bind(6, status).bind(7, run.stopped).bind(8, store_time_now()).bind(9, run.resume);
   up.run();
 }
 

@@ -131,6 +131,14 @@ Backend make_planted_backend(const Backend& reference, const PlantedBug& bug) {
   return backend;
 }
 
+const std::string& planted_unreached_path() {
+  static const std::string id = [] {
+    const char* text = std::getenv("CVMCHECK_PLANTED_UNREACHED_PATH");
+    return std::string(text == nullptr ? "" : text);
+  }();
+  return id;
+}
+
 void add_planted_from_env(Registry& registry) {
   const char* text = std::getenv("CVMCHECK_PLANTED");
   if (text == nullptr || *text == '\0') return;

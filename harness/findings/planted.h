@@ -28,4 +28,10 @@ Backend make_planted_backend(const Backend& reference, const PlantedBug& bug);
 // Adds the planted backends named by CVMCHECK_PLANTED (if set) to `registry`.
 void add_planted_from_env(Registry& registry);
 
+// The planted fault of the path verdict: the path id named by CVMCHECK_PLANTED_UNREACHED_PATH
+// (empty when unset), whose calls a campaign does not count, as if the generators had stopped
+// drawing the calls that take it; a run of the default scope must then fail on it
+// (tests/main_job_verdict_test.cc). Never set in normal runs.
+const std::string& planted_unreached_path();
+
 }  // namespace cvm

@@ -169,11 +169,20 @@ nn_gen::ConvDraw nn_gen::draw_conv() {
   // Now and then output channels per group on either side of a panel height (full and partial
   // panels, several panels per task) or of a CUDA GEMM tile's width (64: the cap lets a conv
   // fill one, the only conv2d call that takes cuda-host's full-tile path).
-  if (const auto per_group = gen::aimed("conv2d", "channels_per_group", 1, 72)) {
-    d.channels = d.groups * *per_group;
-  }
+  const auto per_group = gen::aimed("conv2d", "channels_per_group", 1, 72);
+  if (per_group) d.channels = d.groups * *per_group;
   d.h = draw_conv_axis();
   d.w = draw_conv_axis();
+  if (per_group && coin()) {
+    // Several panels on a small image (one or two pixel blocks): the panels are split into
+    // ranges so that even one thread has several tasks, and a task runs several panels.
+    ConvAxis small;
+    small.kernel = pick(1, 3);
+    small.pad = 1;
+    small.in = std::max<int64_t>(2, pick(2, 4));
+    d.h = small;
+    d.w = small;
+  }
   aim_conv_image(d);
   aim_conv_gemm_tile(d);
   d.use_bias = coin();

@@ -67,7 +67,9 @@ std::optional<int64_t> aimed(const std::string& op, const std::string& quantity,
   if (values.empty() || lo > hi) return std::nullopt;
   const auto boosted = shares().find(op);
   if (boosted != shares().end()) share = std::min(share, boosted->second);
-  if (mode() == AimMode::kOften) share = std::min(share, 2);
+  // Three times as often as the generator's own share (1 in 2 for the usual 6): an aim its
+  // generator makes rare for its cost (a large image, 1 in 24) stays rarer than the others.
+  if (mode() == AimMode::kOften) share = std::max(1, share / 3);
   if (full(1, share) != 1) return std::nullopt;
   const int64_t t = values[static_cast<size_t>(full(0, static_cast<int64_t>(values.size()) - 1))];
   int64_t v = t;

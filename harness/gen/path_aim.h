@@ -42,8 +42,9 @@ bool aiming();
 void set_aim_shares(const std::map<std::string, int>& shares);
 
 // How the next draws aim while thresholds are set: kMixed at each generator's own share (and the
-// feedback's), kNever not at all (aiming() false: the small calls of an operator), kOften one
-// draw in 2 at every threshold (the large calls at the thresholds). The campaign's schedule
+// feedback's), kNever not at all (aiming() false: the small calls of an operator), kOften three
+// times as often as the generator's own share (one draw in 2 for the usual 1 in 6; the large
+// calls at the thresholds). The campaign's schedule
 // draws each operator's calls in two arms, never and often, each in its own share of the time
 // (harness/campaign/call_schedule.h), so that an operator's few expensive calls at the
 // thresholds do not take the calls of its many cheap ones.

@@ -19,6 +19,7 @@
 #include "store_session.h"
 #include "harness/campaign/campaign.h"
 #include "harness/campaign/campaign_report.h"
+#include "harness/campaign/campaign_resume.h"
 #include "harness/campaign/campaign_jobs.h"
 #include "harness/campaign/campaign_profile.h"
 #include "harness/engine/diff.h"
@@ -54,7 +55,7 @@ struct CampaignCli {
   uint64_t seed = 0;
   double invalid_share = 0.3;
   bool quiet = false, allow_nothing_compared = false, allow_unreached_paths = false, profile = false;
-  bool require_paths = false;
+  bool require_paths = false, resume = false;
   double checkpoint_seconds = 2;
   std::string table = "screen";
   int max_repros = 20, repros_per_signature = 1;
@@ -109,6 +110,9 @@ void add_options(CLI::App* sub, CampaignCli& o) {
   sub->add_flag("--require-paths", o.require_paths,
                 "Fail on an unreached declared kernel path in any run, narrow ones too")
       ->excludes(allow_paths);
+  sub->add_flag("--resume", o.resume,
+                "With --store: go on from the latest interrupted run (of --seed, if given, and "
+                "--shard) at the call it had reached, with its schedule; the same --jobs");
   sub->add_option("--checkpoint-seconds", o.checkpoint_seconds,
                   "With --store: record the findings so far this often, so that a killed run "
                   "keeps them (default 2)")
@@ -260,6 +264,34 @@ bool unreached_paths_fail(const CampaignResult& result, const CampaignCli& o, bo
   return strict;
 }
 
+// --resume: the seed and resume state of the latest interrupted run of the store; false (with
+// the message printed) when there is none to resume or it ran with another number of jobs.
+bool resume_from_store(const CampaignCli& o, int jobs, CampaignOptions& options) {
+  if (o.store.store.empty()) {
+    std::cerr << "cvmcheck campaign: --resume needs --store (where the interrupted run is)\n";
+    return false;
+  }
+  const std::optional<ResumePoint> point =
+      find_resume_point(o.store, o.seed, options.shard_index, options.shard_count);
+  if (!point) {
+    std::cerr << "cvmcheck campaign: --resume: no interrupted campaign"
+              << (o.seed != 0 ? " of seed " + std::to_string(o.seed) : std::string())
+              << " of this shard in " << o.store.store << "\n";
+    return false;
+  }
+  const ResumeState state = parse_resume_state(point->state);
+  if (state.jobs != jobs) {
+    std::cerr << "cvmcheck campaign: --resume: run " << point->run << " ran " << state.jobs
+              << " jobs; resume it with --jobs " << state.jobs << "\n";
+    return false;
+  }
+  options.seed = state.seed;
+  options.resume_state = point->state;
+  std::cerr << "cvmcheck campaign: resuming run " << point->run << " (seed " << state.seed
+            << ", " << point->calls << " calls made) at its last checkpoint\n";
+  return true;
+}
+
 int exit_status(const CampaignResult& result, const CampaignCli& o, bool findings_failed,
                 bool default_scope) {
   if (findings_failed) return kExitMismatch;
@@ -328,6 +360,7 @@ Action add_campaign_command(CLI::App& app) {
     options.expected = expectations(o->xfail);
     options.seed = o->seed != 0 ? o->seed : std::random_device{}() * 0x100000001ULL + 1;
     if (!parse_shard(o->shard, options)) return kExitUsage;
+    if (o->resume && !resume_from_store(*o, jobs, options)) return kExitUsage;
     options.repro_root = o->report.empty() ? "cvmcheck-repros" : o->report + "/repros";
     const std::string shard_args = o->shard.empty() ? "" : " --shard " + o->shard;
     std::cerr << "cvmcheck campaign: seed " << options.seed << shard_args << ", "

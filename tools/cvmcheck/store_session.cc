@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "harness/campaign/campaign_resume.h"
 #include "harness/campaign/campaign_store.h"
 
 namespace cvm::cli {
@@ -53,6 +54,23 @@ std::optional<StoreDelta> CampaignStoreSession::finish(const CampaignResult& res
   const StoreDelta delta = store_->finish(id_, run_of(result), findings);
   std::cout << store_summary(delta, findings, cli_.store);
   return delta;
+}
+
+std::optional<ResumePoint> find_resume_point(const StoreCli& cli, uint64_t seed, int shard_index,
+                                             int shard_count) {
+  FindingsStore store = FindingsStore::open(cli.store);
+  print_abandoned_runs(std::cout, store.close_abandoned(), cli.store);
+  std::optional<ResumePoint> found;
+  for (const StoredRun& r : store.runs()) {  // oldest first: the last match wins
+    if (r.run.kind != "campaign" || r.run.status != "interrupted" || r.run.resume.empty()) continue;
+    const ResumeState state = parse_resume_state(r.run.resume);
+    if ((seed != 0 && state.seed != seed) || state.shard_index != shard_index ||
+        state.shard_count != shard_count) {
+      continue;
+    }
+    found = ResumePoint{r.id, r.run.resume, r.run.calls};
+  }
+  return found;
 }
 
 }  // namespace cvm::cli

@@ -42,6 +42,18 @@ class CampaignStoreSession {
   bool checkpoints_failed_ = false;
 };
 
+// The latest campaign run in the store `cli.store` that was interrupted (by a signal, or killed)
+// with a resume state of seed `seed` (0: any seed) and shard `shard_index` of `shard_count`:
+// what `campaign --resume` goes on from. Closes (and reports) the runs a vanished process left
+// running first. nullopt when there is none.
+struct ResumePoint {
+  int64_t run = 0;
+  std::string state;  // CampaignResult::resume_state
+  int64_t calls = 0;  // the calls it made
+};
+std::optional<ResumePoint> find_resume_point(const StoreCli& cli, uint64_t seed, int shard_index,
+                                             int shard_count);
+
 // "findings store S: run 7 (started T) was interrupted at U ...": one line per run a vanished
 // process left running (FindingsStore::close_abandoned).
 void print_abandoned_runs(std::ostream& out, const std::vector<StoredRun>& runs,

@@ -1,0 +1,117 @@
+// Resuming a stopped campaign (CampaignOptions::resume_state, `campaign --resume`): the resumed
+// run makes the calls the stopped one had not made, with the schedule it had, so the two runs
+// together make the uninterrupted run's calls, each once.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include "cvmcheck/errors.h"
+#include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_jobs.h"
+#include "harness/campaign/campaign_resume.h"
+#include "registry/registry.h"
+#include "support/jobs.h"
+#include "support/spawned_cli.h"
+#include "support/temp_dir.h"
+
+namespace cvm {
+namespace {
+
+CampaignOptions campaign_of(int64_t max_cases) {
+  CampaignOptions options;
+  options.seconds = 600;
+  options.max_cases = max_cases;
+  options.ops = {"sum", "abs", "conv2d", "take"};
+  options.backends = {"optimized", "cuda-host"};
+  options.seed = 77;
+  options.shrink_seconds = 0;
+  return options;
+}
+
+// Calls made, drawn ones whose generator gave up included: positions of the sequence.
+int64_t positions(const CampaignResult& r) { return r.calls + r.generator_failures; }
+
+void expect_same_calls(const CampaignResult& whole, const CampaignResult& first,
+                       const CampaignResult& rest) {
+  EXPECT_EQ(positions(first) + positions(rest), positions(whole));
+  for (const auto& [op, row] : whole.table) {
+    for (const auto& [backend, cell] : row) {
+      const CampaignCell& a = first.table.at(op).at(backend);
+      const CampaignCell& b = rest.table.at(op).at(backend);
+      EXPECT_EQ(a.cases + b.cases, cell.cases) << op << " " << backend;
+      EXPECT_EQ(a.ok + b.ok, cell.ok) << op << " " << backend;
+      EXPECT_EQ(a.logic_error + b.logic_error, cell.logic_error) << op << " " << backend;
+    }
+  }
+}
+
+TEST(CampaignResume, AStoppedAndAResumedRunMakeTheUninterruptedRunsCalls) {
+  const CampaignResult whole = run_campaign(registry(), campaign_of(500));
+  const CampaignResult first = run_campaign(registry(), campaign_of(180));
+  const ResumeState state = parse_resume_state(first.resume_state);
+  ASSERT_EQ(state.places.size(), 1u);
+  EXPECT_EQ(state.places[0].next, static_cast<uint64_t>(positions(first)));
+  CampaignOptions rest_options = campaign_of(500);
+  rest_options.resume_state = first.resume_state;
+  const CampaignResult rest = run_campaign(registry(), rest_options);
+  expect_same_calls(whole, first, rest);
+}
+
+TEST(CampaignResume, EachJobGoesOnFromItsOwnPlace) {
+  const auto jobs = [](CampaignOptions o) {
+    return run_campaign_jobs(registry(), o, 2, [] { testing::one_thread(0); });
+  };
+  const CampaignResult whole = jobs(campaign_of(400));
+  const CampaignResult first = jobs(campaign_of(150));
+  ASSERT_EQ(parse_resume_state(first.resume_state).places.size(), 2u);
+  CampaignOptions rest_options = campaign_of(400);
+  rest_options.resume_state = first.resume_state;
+  const CampaignResult rest = jobs(rest_options);
+  expect_same_calls(whole, first, rest);
+}
+
+TEST(CampaignResume, AStateOfAnotherRunIsAnError) {
+  const CampaignResult first = run_campaign(registry(), campaign_of(20));
+  CampaignOptions other = campaign_of(40);
+  other.seed = 78;
+  other.resume_state = first.resume_state;
+  EXPECT_THROW(run_campaign(registry(), other), RuntimeError);
+  EXPECT_THROW(parse_resume_state("{\"seed\": 1}"), RuntimeError);
+  EXPECT_THROW(parse_resume_state("not json"), RuntimeError);
+}
+
+// The command: a run stopped by SIGTERM is interrupted in the store with its resume state, and
+// `--resume` goes on from it (the same seed), saying so.
+class CampaignResumeCli : public testing::TempDirTest {
+ protected:
+  CampaignResumeCli() : TempDirTest("cvmcheck-resume") {}
+  std::string path(const char* name) const { return (dir_ / name).string(); }
+  std::string args(int seconds) const {
+    return "campaign --ops relu,abs --backends optimized --jobs 1 --quiet --checkpoint-seconds "
+           "0.1 --seconds " + std::to_string(seconds) + " --store " + path("store.sqlite");
+  }
+};
+
+TEST_F(CampaignResumeCli, ResumeGoesOnFromTheStoppedRun) {
+  const pid_t pid = testing::spawn_cli("", args(60) + " --seed 4321", path("out1"), path("err1"));
+  ASSERT_TRUE(testing::wait_for_store(path("store.sqlite"),
+                                      "SELECT count(*) FROM runs WHERE resume != ''", 1, pid))
+      << testing::file_text(path("err1"));
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(testing::wait_cli(pid), 5) << testing::file_text(path("err1"));
+  const pid_t next = testing::spawn_cli("", args(1) + " --resume", path("out2"),
+                                        path("err2"));
+  EXPECT_EQ(testing::wait_cli(next), 0) << testing::file_text(path("err2"));
+  const std::string said = testing::file_text(path("err2"));
+  EXPECT_NE(said.find("resuming run 1 (seed 4321"), std::string::npos) << said;
+  EXPECT_NE(said.find("seed 4321"), std::string::npos) << said;
+
+  const pid_t none = testing::spawn_cli("", args(1) + " --resume --seed 99", path("out3"),
+                                        path("err3"));
+  EXPECT_EQ(testing::wait_cli(none), 2);
+  EXPECT_NE(testing::file_text(path("err3")).find("no interrupted campaign of seed 99"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace cvm
