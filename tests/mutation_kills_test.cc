@@ -148,8 +148,9 @@ TEST(MutationKillsRelu, SeveralChunksOnSeveralThreads) {
 // The ISA paths this machine can run (as tests/optimized/nn_paths_test.cc).
 std::vector<opt::Isa> machine_isas() {
   std::vector<opt::Isa> isas = {opt::Isa::kPortable};
-  if (opt::detected_isa() >= opt::Isa::kAvx2) isas.push_back(opt::Isa::kAvx2);
-  if (opt::detected_isa() >= opt::Isa::kAvx512Vnni) isas.push_back(opt::Isa::kAvx512Vnni);
+  for (opt::Isa isa : {opt::Isa::kAvx2, opt::Isa::kAvxVnni, opt::Isa::kAvx512Vnni}) {
+    if (opt::isa_supported(isa)) isas.push_back(isa);
+  }
   return isas;
 }
 

@@ -16,9 +16,11 @@ namespace cvm {
 namespace {
 
 const std::set<std::string> kPathBackends = {
-    "optimized",      "optimized/avx512vnni", "optimized/avx2",  "optimized/portable",
-    "optimized@3",    "cuda-host",            "cuda-host@tile",  "cuda-host@warp",
-    "cuda-host@split", "cuda-host@nms8",      "cuda-host/simple"};
+    "optimized",          "optimized/avx512vnni", "optimized/avx512vnni~simde",
+    "optimized/avxvnni",  "optimized/avxvnni~simde", "optimized/avx2",
+    "optimized/portable", "optimized@3",          "cuda-host",
+    "cuda-host@tile",     "cuda-host@warp",       "cuda-host@split",
+    "cuda-host@nms8",     "cuda-host/simple"};
 
 bool listed(const std::string& op) {
   for (const ListedOp& l : kOperatorList) {
@@ -112,10 +114,13 @@ TEST(KernelPaths, ACallReportsItsPathsAndOnlyItsOwn) {
 // kernels' paths are taken here by cuda-host and each of its variants, but for cuda-host's full
 // 64-wide tile: it needs a dense call of 64 rows and units, rare in 8000 calls (cuda-host@tile
 // takes the same path on small calls; tests/cuda/gemm_tiles_test.cc covers the wide tile).
+// The emulated twins take the AVX-VNNI and AVX-512 VNNI paths on any x86-64 machine.
 TEST(KernelPaths, AFixedCampaignReachesEveryReachablePath) {
   const std::set<std::string> backends = {
-      "optimized@3",    "optimized/avx2", "optimized/portable", "cuda-host", "cuda-host@tile",
-      "cuda-host@warp", "cuda-host@split", "cuda-host@nms8",    "cuda-host/simple"};
+      "optimized@3",       "optimized/avx2",          "optimized/portable",
+      "optimized/avxvnni~simde", "optimized/avx512vnni~simde", "cuda-host",
+      "cuda-host@tile",    "cuda-host@warp",          "cuda-host@split",
+      "cuda-host@nms8",    "cuda-host/simple"};
   CampaignOptions o;
   o.seconds = 600;
   o.max_cases = 8000;
