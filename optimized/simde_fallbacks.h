@@ -6,8 +6,10 @@
 // - Masked loads and stores touch only the lanes of the mask: the hardware suppresses faults on
 //   the others, and the kernels use that at the end of a buffer. SIMDe's _mm256_maskload_epi32
 //   loads all eight lanes and then clears some, a read past the buffer, so it is replaced too.
-// - AVX-VNNI's _mm256_dpbusd_avx_epi32 is the VEX form of AVX-512 VNNI's _mm256_dpbusd_epi32
-//   (the same non-saturating u8 x s8 sums), which SIMDe has.
+// - vpdpbusd (AVX-512 VNNI's _mm512_dpbusd_epi32, and AVX-VNNI's VEX form
+//   _mm256_dpbusd_avx_epi32, the same non-saturating u8 x s8 sums) adds modulo 2^32, which the
+//   kernels rely on (nn_gemm.h): SIMDe adds in signed int32 (wrapping in its vector-extension
+//   code, undefined behaviour in its scalar fallback), so the twins use a uint32 sum here.
 #pragma once
 
 #ifndef CVM_ISA_TWIN
@@ -108,6 +110,24 @@ inline void mm256_maskstore_epi32(void* p, simde__m256i mask, simde__m256i a) {
   }
 }
 
+// vpdpbusd: each int32 lane of src plus the four products of a's u8 and b's s8 bytes, modulo
+// 2^32 (the four products sum to below 2^17 in magnitude: exact in int32).
+template <typename Vec, int kLanes>
+inline Vec dpbusd(Vec src, Vec a, Vec b) {
+  struct Bytes { uint8_t u[4 * kLanes]; };
+  struct Words { int32_t v[kLanes]; };
+  const Bytes ua = bits<Bytes>(a), sb = bits<Bytes>(b);
+  Words acc = bits<Words>(src);
+  for (int i = 0; i < kLanes; ++i) {
+    int32_t sum = 0;
+    for (int j = 0; j < 4; ++j) {
+      sum += int32_t{ua.u[4 * i + j]} * int32_t{static_cast<int8_t>(sb.u[4 * i + j])};
+    }
+    acc.v[i] = static_cast<int32_t>(static_cast<uint32_t>(acc.v[i]) + static_cast<uint32_t>(sum));
+  }
+  return bits<Vec>(acc);
+}
+
 }  // namespace cvm::opt::twin
 
 #define _mm512_maskz_cvtepi32_epi8(k, a) ::cvm::opt::twin::mm512_maskz_cvtepi32_epi8(k, a)
@@ -121,4 +141,6 @@ inline void mm256_maskstore_epi32(void* p, simde__m256i mask, simde__m256i a) {
 #define _mm256_maskload_epi32(p, m) ::cvm::opt::twin::mm256_maskload_epi32(p, m)
 #undef _mm256_maskstore_epi32
 #define _mm256_maskstore_epi32(p, m, a) ::cvm::opt::twin::mm256_maskstore_epi32(p, m, a)
-#define _mm256_dpbusd_avx_epi32(src, a, b) simde_mm256_dpbusd_epi32(src, a, b)
+#undef _mm512_dpbusd_epi32
+#define _mm512_dpbusd_epi32(src, a, b) ::cvm::opt::twin::dpbusd<simde__m512i, 16>(src, a, b)
+#define _mm256_dpbusd_avx_epi32(src, a, b) ::cvm::opt::twin::dpbusd<simde__m256i, 8>(src, a, b)
