@@ -16,6 +16,7 @@
 #include "registry/registry.h"
 #include "cvmcheck/registry.h"
 #include "onednn_peer.h"
+#include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
 
 namespace cvm::bench {
@@ -132,6 +133,15 @@ void bench_ours(benchmark::State& state, Shape s, const std::string& backend, in
                                                 benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Ours with the AVX-VNNI kernels forced (a CPU whose CPUID pick is another ISA), natively: an
+// emulated twin is never timed.
+template <typename Shape>
+void bench_ours_avxvnni(benchmark::State& state, Shape s, int threads) {
+  opt::set_isa_cap(opt::Isa::kAvxVnni);
+  bench_ours(state, s, std::string("optimized"), threads);
+  opt::clear_isa_cap();
+}
+
 // The first element where oneDNN's output differs from ours, as a label; empty when equal.
 std::string first_difference(const std::vector<int32_t>& y, const Tensor& expected,
                              const Call& reference) {
@@ -192,6 +202,13 @@ void register_shape(const std::string& op, const Shape& s) {
                                  std::string("optimized"), t)
         ->UseRealTime()
         ->Unit(benchmark::kMicrosecond);
+    // The AVX-VNNI column, where the CPU has it and picks another ISA ("ours" is it otherwise).
+    if (opt::isa_supported(opt::Isa::kAvxVnni) && opt::detected_isa() != opt::Isa::kAvxVnni) {
+      benchmark::RegisterBenchmark((base + "ours_avxvnni" + suffix).c_str(),
+                                   bench_ours_avxvnni<Shape>, s, t)
+          ->UseRealTime()
+          ->Unit(benchmark::kMicrosecond);
+    }
     for (const bool restricted : {false, true}) {
       const std::string impl = restricted ? "onednn_exact_" : "onednn_";
       benchmark::RegisterBenchmark((base + impl + "e2e" + suffix).c_str(), bench_onednn<Shape>, s,

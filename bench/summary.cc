@@ -2,6 +2,8 @@
 
 #include "summary_format.h"
 
+#include "optimized/cpu_features.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -92,6 +94,22 @@ double SummaryReporter::time(const std::string& family, const std::string& name,
   return it == micros_.end() ? -1.0 : it->second;
 }
 
+namespace {
+
+// Whether the AVX-VNNI kernels were timed (natively: an emulated twin never is).
+std::string avxvnni_note() {
+  if (!opt::isa_supported(opt::Isa::kAvxVnni)) {
+    return "AVX-VNNI: not measured (this CPU lacks it; its kernels were checked only under "
+           "emulation, optimized/avxvnni~simde).\n\n";
+  }
+  if (opt::detected_isa() == opt::Isa::kAvxVnni) {
+    return "AVX-VNNI: the CPUID pick here, so \"ours\" is the AVX-VNNI path.\n\n";
+  }
+  return "AVX-VNNI: timed as well, forced, in each shape's line \"Ours on AVX-VNNI\".\n\n";
+}
+
+}  // namespace
+
 // Per family: an overview of the ratios, then one table per shape (times and ratios at 1 and 2
 // threads), the 1 -> 2 thread speedups and the reference's single run.
 std::string SummaryReporter::render() const {
@@ -106,6 +124,7 @@ std::string SummaryReporter::render() const {
       out << "Noise check: the largest wall / CPU time of the benchmark thread in these runs is "
           << fmt(noise->second, "%.2f") << " (1.00: never descheduled by other processes).\n\n";
     }
+    if (family == "conv2d" || family == "dense") out << avxvnni_note();
     out << "Overview (ours / oneDNN; below 1: ours is faster):\n\n"
         << "| shape | / oneDNN e2e, 1 thread | / oneDNN e2e, 2 threads | / primitive, 1 thread "
            "| / primitive, 2 threads | ours 2 threads vs 1 |\n"
@@ -140,6 +159,12 @@ std::string SummaryReporter::render() const {
       const double o1 = time(family, name, "ours", 1), o2 = time(family, name, "ours", 2);
       out << "2 threads vs 1: ours " << (o1 > 0 && o2 > 0 ? fmt(o1 / o2, "%.2fx") : "-")
           << ", oneDNN end to end " << (e1 > 0 && e2 > 0 ? fmt(e1 / e2, "%.2fx") : "-") << ".";
+      const double v1 = time(family, name, "ours_avxvnni", 1),
+                   v2 = time(family, name, "ours_avxvnni", 2);
+      if (v1 > 0 || v2 > 0) {
+        out << " Ours on AVX-VNNI (forced, native): " << fmt_time(v1) << " on 1 thread, "
+            << fmt_time(v2) << " on 2.";
+      }
       const double ref = time(family, name, "reference", 1);
       if (ref >= 0) out << " Reference (naive oracle, one run, 1 thread): " << fmt_time(ref) << ".";
       const auto it = notes_.find(family + "/" + name + "/onednn_prim");

@@ -9,6 +9,7 @@ packages=(
   libgtest-dev librapidcheck-dev nlohmann-json3-dev libcli11-dev
   libbenchmark-dev libdnnl-dev libomp-dev libssl-dev libsqlite3-dev
   python3-numpy ccache lld
+  libsimde-dev
   shellcheck nodejs
 )
 

@@ -367,7 +367,7 @@ void run_direct(const infer::Conv2dInference& c, const NnIsa& isa, const OpConte
 }
 
 std::vector<Tensor> conv2d(const OpContext& ctx) {
-  const NnIsa& isa = nn::nn_isa(active_isa());
+  const NnIsa& isa = nn::active_nn_isa();
   // With a range function, the data and weight values are checked here, vectorized or fused
   // into the weight packing, rather than by a baseline pass in the inference.
   const bool deferred = isa.range_i32 != nullptr;
@@ -378,7 +378,9 @@ std::vector<Tensor> conv2d(const OpContext& ctx) {
   if (deferred) check_tensor_values(ctx.inputs[0], 0, isa, team);
   Plan p;
   if (make_plan(c, isa, p)) {
-    path::hit(isa.isa == Isa::kAvx512Vnni ? path::kConvGemmVnni : path::kConvGemmAvx2);
+    path::hit(isa.isa == Isa::kAvx512Vnni ? path::kConvGemmVnni
+              : isa.isa == Isa::kAvxVnni  ? path::kConvGemmAvxVnni
+                                          : path::kConvGemmAvx2);
     path::hit_if(p.panels >= 2, path::kConvPanels);
     if (ctx.inputs[0].dtype() == DType::kInt8) {
       run_gemm<int8_t>(c, p, isa, ctx, y, team);

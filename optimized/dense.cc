@@ -52,7 +52,9 @@ Ranges run_gemm(const infer::DenseInference& d, const NnIsa& isa, const T* x, co
   const int64_t chunks =
       std::min(row_panels, std::max<int64_t>(1, (2 * team + col_panels - 1) / col_panels));
   const int64_t panels_per_chunk = (row_panels + chunks - 1) / chunks;
-  path::hit(isa.isa == Isa::kAvx512Vnni ? path::kDenseGemmVnni : path::kDenseGemmAvx2);
+  path::hit(isa.isa == Isa::kAvx512Vnni ? path::kDenseGemmVnni
+            : isa.isa == Isa::kAvxVnni  ? path::kDenseGemmAvxVnni
+                                        : path::kDenseGemmAvx2);
   path::hit_if(kblocks > 1, path::kDenseKBlocks);
   path::hit_if(chunks > 1, path::kDenseRowChunks);
   path::hit_if(d.rows % mr != 0, path::kDensePartialPanel);
@@ -150,7 +152,7 @@ void run_direct(const infer::DenseInference& d, const NnIsa& isa, const T* x, co
 }
 
 std::vector<Tensor> dense(const OpContext& ctx) {
-  const NnIsa& isa = nn::nn_isa(active_isa());
+  const NnIsa& isa = nn::active_nn_isa();
   // The GEMM path checks X's and W's values while packing them (W is read from memory once).
   const infer::DenseInference d = infer::infer_dense(ctx, isa.gemm);
   Tensor y = infer::allocate(d.output);

@@ -10,7 +10,10 @@
 // chunks. Each loop is compiled for the baseline x86-64, AVX2 and AVX-512 and chosen per call
 // from opt::active_isa() (the nn family's CPUID choice, so CVMCHECK_ISA caps it too): the library
 // is built without -march, and SSE2 has no 32-bit min, max or abs, so the baseline loop needs
-// about three times the instructions per element.
+// about three times the instructions per element. AVX-VNNI takes the AVX2 loop (its vectors are
+// AVX2's). The emulated twins (optimized/isa_twin.h) take the same loop source without target
+// attributes, which is the baseline instantiation: the loops hold no intrinsics, so what a twin
+// checks of an ISA's pass is its source and dispatch, not the compiler's code for that ISA.
 #pragma once
 
 #include <algorithm>
@@ -85,53 +88,56 @@ template <typename A, typename B, typename F>
 using BinaryPass = void (*)(const A*, const B*, int32_t*, int64_t, F, Seen*);
 
 // The same loops compiled per instruction set (the target attributes cannot go on the
-// always_inline bodies, which are shared).
-template <typename T, typename F>
-void unary_base(const T* in, int32_t* out, int64_t n, F f, Seen* seen) {
-  unary_loop(in, out, n, f, seen);
-}
-template <bool kA, bool kB, typename A, typename B, typename F>
-void binary_base(const A* a, const B* b, int32_t* out, int64_t n, F f, Seen* seen) {
-  binary_loop<kA, kB>(a, b, out, n, f, seen);
-}
+// always_inline bodies, which are shared), from one definition: the baseline pass, which is
+// also the emulated twins' (the twin of a loop without intrinsics is its source compiled
+// without target attributes), and the AVX2 and AVX-512 passes. One definition, so that a change
+// to a pass is a change to every ISA's and runs on every machine.
+#define CVM_FUSED_PASSES(suffix, attr)                                                        \
+  template <typename T, typename F>                                                         \
+  attr void unary_##suffix(const T* in, int32_t* out, int64_t n, F f, Seen* seen) {         \
+    unary_loop(in, out, n, f, seen);                                                        \
+  }                                                                                         \
+  template <bool kA, bool kB, typename A, typename B, typename F>                           \
+  attr void binary_##suffix(const A* a, const B* b, int32_t* out, int64_t n, F f,           \
+                            Seen* seen) {                                                   \
+    binary_loop<kA, kB>(a, b, out, n, f, seen);                                             \
+  }
+CVM_FUSED_PASSES(base, )
 #ifdef CVM_FUSED_X86
-template <typename T, typename F>
-CVM_FUSED_AVX2 void unary_avx2(const T* in, int32_t* out, int64_t n, F f, Seen* seen) {
-  unary_loop(in, out, n, f, seen);
-}
-template <typename T, typename F>
-CVM_FUSED_AVX512 void unary_avx512(const T* in, int32_t* out, int64_t n, F f, Seen* seen) {
-  unary_loop(in, out, n, f, seen);
-}
-template <bool kA, bool kB, typename A, typename B, typename F>
-CVM_FUSED_AVX2 void binary_avx2(const A* a, const B* b, int32_t* out, int64_t n, F f,
-                                Seen* seen) {
-  binary_loop<kA, kB>(a, b, out, n, f, seen);
-}
-template <bool kA, bool kB, typename A, typename B, typename F>
-CVM_FUSED_AVX512 void binary_avx512(const A* a, const B* b, int32_t* out, int64_t n, F f,
-                                    Seen* seen) {
-  binary_loop<kA, kB>(a, b, out, n, f, seen);
-}
+CVM_FUSED_PASSES(avx2, CVM_FUSED_AVX2)
+CVM_FUSED_PASSES(avx512, CVM_FUSED_AVX512)
 #endif
+#undef CVM_FUSED_PASSES
 
 // Marks the pass of the active ISA taken: the three ISA passes are each a path.
 inline Isa hit_isa_pass() {
   const Isa isa = active_isa();
-  path::hit(isa == Isa::kAvx512Vnni ? path::kFusedAvx512
-            : isa == Isa::kAvx2     ? path::kFusedAvx2
-                                    : path::kFusedPortable);
+  path::hit(isa == Isa::kAvx512Vnni                        ? path::kFusedAvx512
+            : isa == Isa::kAvx2 || isa == Isa::kAvxVnni ? path::kFusedAvx2
+                                                        : path::kFusedPortable);
   return isa;
+}
+
+// Whether the ISA's pass must run without target attributes (an emulated twin's, or no x86).
+inline bool baseline_pass() {
+#ifdef CVM_FUSED_X86
+  return active_isa_emulated();
+#else
+  return true;
+#endif
 }
 
 template <typename T, typename F>
 UnaryPass<T, F> unary_pass() {
   [[maybe_unused]] const Isa isa = hit_isa_pass();
 #ifdef CVM_FUSED_X86
-  switch (isa) {
-    case Isa::kAvx512Vnni: return unary_avx512<T, F>;
-    case Isa::kAvx2: return unary_avx2<T, F>;
-    case Isa::kPortable: break;
+  if (!baseline_pass()) {
+    switch (isa) {
+      case Isa::kAvx512Vnni: return unary_avx512<T, F>;
+      case Isa::kAvx2:
+      case Isa::kAvxVnni: return unary_avx2<T, F>;
+      case Isa::kPortable: break;
+    }
   }
 #endif
   return unary_base<T, F>;
@@ -141,10 +147,13 @@ template <bool kA, bool kB, typename A, typename B, typename F>
 BinaryPass<A, B, F> binary_pass() {
   [[maybe_unused]] const Isa isa = hit_isa_pass();
 #ifdef CVM_FUSED_X86
-  switch (isa) {
-    case Isa::kAvx512Vnni: return binary_avx512<kA, kB, A, B, F>;
-    case Isa::kAvx2: return binary_avx2<kA, kB, A, B, F>;
-    case Isa::kPortable: break;
+  if (!baseline_pass()) {
+    switch (isa) {
+      case Isa::kAvx512Vnni: return binary_avx512<kA, kB, A, B, F>;
+      case Isa::kAvx2:
+      case Isa::kAvxVnni: return binary_avx2<kA, kB, A, B, F>;
+      case Isa::kPortable: break;
+    }
   }
 #endif
   return binary_base<kA, kB, A, B, F>;

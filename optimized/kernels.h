@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -41,8 +42,14 @@ void set_work_threshold(int64_t work);
 int64_t work_threshold();
 
 // The dispatch variants, as backends of their own: optimized/<isa> forces one ISA path
-// (unavailable, with why, where the CPU lacks it) and optimized@<n> runs on n threads with a
-// work threshold of 0, each wrapping `optimized`'s kernels. `optimized` stays the CPUID pick.
+// (unavailable, with why, where the CPU lacks it), optimized/<isa>~simde forces that ISA's
+// emulated twin (any x86-64 CPU; AVX-VNNI and AVX-512 VNNI) and optimized@<n> runs on n threads
+// with a work threshold of 0, each wrapping `optimized`'s kernels. `optimized` stays the CPUID
+// pick.
 std::vector<Backend> make_variant_backends(const Backend& optimized);
+
+// Tests only: optimized/avxvnni~simde with nn::AvxVnniFault `fault` planted in its micro-kernel.
+Backend make_planted_avxvnni_variant(const Backend& optimized, const std::string& name,
+                                     int fault);
 
 }  // namespace cvm::opt

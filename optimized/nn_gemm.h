@@ -1,6 +1,6 @@
 // The integer GEMM core of the optimized conv2d and dense: register-tiled micro-kernels over
-// packed int8 (AVX-512 VNNI) or int16 (AVX2) operands, chosen per call from the active ISA
-// (optimized/cpu_features.h), plus the direct kernels of the portable path.
+// packed int8 (AVX-512 VNNI, AVX-VNNI) or int16 (AVX2) operands, chosen per call from the active
+// ISA (optimized/cpu_features.h), plus the direct kernels of the portable path.
 //
 // Exactness (why int32 accumulation is exact here). conv2d and dense require p0, p1 <= 8, so
 // |x|, |w| <= alpha(8) = 127, and an output precision P <= 32. Without a bias
@@ -11,13 +11,13 @@
 // bias plus any partial sum stays below 2^30 + 2^29 < 2^31. Hence the plain signed
 // accumulations (AVX2 _mm256_madd_epi16 on int16, the portable and direct kernels) never
 // overflow int32 and need no 64-bit bias step.
-// The VNNI path multiplies u8 x s8 (vpdpbusd), so activations are stored shifted, x + 128 in
-// [1, 255], and the kernel accumulates sum((x + 128) * w) = sum(x * w) + 128 * sum(w); the
-// accumulator is initialised with bias - 128 * sum(w) to cancel the shift. These intermediate
-// values can exceed int32 (e.g. p0 = 2 with 2^21 terms), but vpdpbusd (the non-saturating form)
-// and every other step here add and subtract modulo 2^32 (SIMD lanes, or uint32 in scalar code),
-// so the final value is exact modulo 2^32; being the true result, which fits int32 (above), it
-// is exact. No saturating instruction is used anywhere.
+// The VNNI paths (AVX-512 VNNI and AVX-VNNI) multiply u8 x s8 (vpdpbusd), so activations are
+// stored shifted, x + 128 in [1, 255], and the kernel accumulates sum((x + 128) * w) = sum(x * w)
+// + 128 * sum(w); the accumulator is initialised with bias - 128 * sum(w) to cancel the shift.
+// These intermediate values can exceed int32 (e.g. p0 = 2 with 2^21 terms), but vpdpbusd (the
+// non-saturating form) and every other step here add and subtract modulo 2^32 (SIMD lanes, or
+// uint32 in scalar code), so the final value is exact modulo 2^32; being the true result, which
+// fits int32 (above), it is exact. No saturating instruction is used anywhere.
 #pragma once
 
 #include <cstdint>
@@ -135,11 +135,30 @@ struct NnIsa {
   DirectDenseFn<int32_t> dense_i32 = nullptr;
 };
 
-// The kernels of `isa` (each ISA's table is in optimized/nn_isa_<isa>.cc).
-const NnIsa& nn_isa(Isa isa);
+// Test-only faults planted in the AVX-VNNI micro-kernel (tests/optimized/avxvnni_planted_test.cc
+// proves that a short campaign of the emulated twin catches each); production never sets one.
+enum AvxVnniFault : int {
+  kAvxVnniNoFault = 0,
+  kAvxVnniFaultLane = 1,       // the last lane keeps its accumulator
+  kAvxVnniFaultKTail = 2,      // an odd last k-step dropped
+  kAvxVnniFaultPairOrder = 3,  // vpdpbusd's u8 and s8 operands swapped
+};
+
+// The kernels of `isa` (each ISA's table is in optimized/nn_isa_<isa>.cc), or of its SIMDe twin
+// (optimized/nn_isa_<isa>_simde.cc; the portable ISA has none and ignores `emulated`).
+const NnIsa& nn_isa(Isa isa, bool emulated = false);
+// The kernels of active_isa() and active_isa_emulated(), with the planted fault if any.
+const NnIsa& active_nn_isa();
 const NnIsa& portable_isa();
 const NnIsa& avx2_isa();
+const NnIsa& avxvnni_isa(int fault = kAvxVnniNoFault);
+const NnIsa& avxvnni_isa_simde(int fault = kAvxVnniNoFault);
 const NnIsa& vnni_isa();
+const NnIsa& vnni_isa_simde();
+
+// The AvxVnniFault active_nn_isa() plants (tests only; a dispatch variant sets it per call).
+int planted_fault();
+void set_planted_fault(int fault);
 
 // Wrapping int32 arithmetic (the VNNI compensation): exact modulo 2^32, never UB.
 inline int32_t wrap_sub(int64_t a, int64_t b) {

@@ -1,14 +1,21 @@
 // The portable path of conv2d and dense (baseline x86-64 or any other target): the direct
 // kernels of nn_generic.h, vectorized by the compiler for the baseline only. Also the table
-// lookup that hands out each ISA's kernels.
+// lookup that hands out each ISA's kernels, native or emulated.
 // No target attribute (the baseline) and no GEMM: nn_tile.h's generic wrappers only.
 #define CVM_NN_TARGET
 #define CVM_NN_FLAT
+
+#include <atomic>
 
 #include "optimized/nn_gemm.h"
 #include "optimized/nn_tile.h"
 
 namespace cvm::opt::nn {
+namespace {
+
+std::atomic<int> g_planted{kAvxVnniNoFault};
+
+}  // namespace
 
 const NnIsa& portable_isa() {
   static const NnIsa isa = [] {
@@ -20,13 +27,28 @@ const NnIsa& portable_isa() {
   return isa;
 }
 
-const NnIsa& nn_isa(Isa isa) {
+const NnIsa& nn_isa(Isa isa, bool emulated) {
   switch (isa) {
-    case Isa::kAvx512Vnni: return vnni_isa();
+    case Isa::kAvx512Vnni: return emulated ? vnni_isa_simde() : vnni_isa();
+    case Isa::kAvxVnni: return emulated ? avxvnni_isa_simde() : avxvnni_isa();
     case Isa::kAvx2: return avx2_isa();
     case Isa::kPortable: break;
   }
   return portable_isa();
 }
+
+const NnIsa& active_nn_isa() {
+  const Isa isa = active_isa();
+  const bool emulated = active_isa_emulated();
+  const int fault = planted_fault();
+  if (fault != kAvxVnniNoFault && isa == Isa::kAvxVnni) {
+    return emulated ? avxvnni_isa_simde(fault) : avxvnni_isa(fault);
+  }
+  return nn_isa(isa, emulated);
+}
+
+int planted_fault() { return g_planted.load(std::memory_order_relaxed); }
+
+void set_planted_fault(int fault) { g_planted.store(fault, std::memory_order_relaxed); }
 
 }  // namespace cvm::opt::nn

@@ -2,23 +2,23 @@
 // shifted activations (x + 128) and signed weights, 4 k-values per int32 lane, 16 lanes; the
 // micro-kernel is nn_tile.h's skeleton over the traits below. Every function that uses these
 // instructions carries the target attribute, so the rest of the binary stays baseline x86-64;
-// nn_isa() hands this table out only when CPUID reports the features.
+// nn_isa() hands this table out only when CPUID reports the features. Compiled a second time
+// against SIMDe as its emulated twin (nn_isa_vnni_simde.cc, optimized/isa_twin.h).
 #if defined(__GNUC__) && !defined(__clang__)
 // GCC 12's AVX-512 intrinsics start from _mm*_undefined_*(), which -Wmaybe-uninitialized flags.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
-#include <immintrin.h>
+#include "optimized/isa_twin.h"  // first: the twin's SIMDe must precede any <immintrin.h>
 
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
-#define CVM_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
-#define CVM_VNNI_FLAT __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"), flatten))
-#define CVM_VNNI_OP \
-  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"), always_inline))
+#define CVM_VNNI CVM_ISA_TARGET("avx512f,avx512bw,avx512vl,avx512vnni")
+#define CVM_VNNI_FLAT CVM_VNNI __attribute__((flatten))
+#define CVM_VNNI_OP CVM_VNNI CVM_ISA_INLINE
 #define CVM_NN_TARGET CVM_VNNI
 #define CVM_NN_FLAT CVM_VNNI_FLAT
 
@@ -30,8 +30,8 @@
 namespace cvm::opt::nn {
 namespace {
 
-CVM_VNNI inline __mmask16 low_lanes(int n) {
-  return static_cast<__mmask16>((1u << static_cast<unsigned>(n)) - 1u);
+CVM_VNNI inline Mask16 low_lanes(int n) {
+  return static_cast<Mask16>((1u << static_cast<unsigned>(n)) - 1u);
 }
 
 // The nn_tile.h traits. vpdpbusd multiplies u8 x s8: its first operand must be the shifted data
@@ -224,10 +224,10 @@ CVM_VNNI_FLAT void pack_b(const T* w, int64_t ld, int64_t units, int64_t valid, 
 }
 
 // 16 values (lanes >= the mask's count read as 0) as int32 lanes.
-CVM_VNNI inline __m512i load_lanes(const int32_t* p, __mmask16 m) {
+CVM_VNNI inline __m512i load_lanes(const int32_t* p, Mask16 m) {
   return _mm512_maskz_loadu_epi32(m, p);
 }
-CVM_VNNI inline __m512i load_lanes(const int8_t* p, __mmask16 m) {
+CVM_VNNI inline __m512i load_lanes(const int8_t* p, Mask16 m) {
   return _mm512_maskz_cvtepi8_epi32(0xFFFF, _mm_maskz_loadu_epi8(m, p));
 }
 
@@ -249,7 +249,7 @@ CVM_VNNI_FLAT void pack_w(const T* w, int64_t rows, int64_t icg, int64_t taps, v
     for (int64_t cgi = 0; cgi < cg; ++cgi) {
       for (int64_t kk = 0; kk < taps; kk += 16) {
         const int64_t n = std::min<int64_t>(16, taps - kk);
-        const __mmask16 m = low_lanes(static_cast<int>(n));
+        const Mask16 m = low_lanes(static_cast<int>(n));
         __m128i b[4];
         for (int q = 0; q < 4; ++q) {
           const int64_t c = cgi * 4 + q;
@@ -307,7 +307,7 @@ CVM_VNNI_FLAT void value_range(const int8_t* data, int64_t n, int32_t* range) {
   __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
   for (int64_t i = 0; i < n; i += 64) {
     const int64_t left = std::min<int64_t>(64, n - i);
-    const __mmask64 m = left == 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
+    const Mask64 m = left == 64 ? ~Mask64{0} : (Mask64{1} << left) - 1;
     const __m512i v = _mm512_maskz_loadu_epi8(m, data + i);
     lo = _mm512_min_epi8(lo, v);
     hi = _mm512_max_epi8(hi, v);
@@ -323,7 +323,7 @@ CVM_VNNI_FLAT void value_range(const int8_t* data, int64_t n, int32_t* range) {
 // accumulators, each weight broadcast once per tap.
 template <int NV>
 CVM_VNNI inline void dw_strip(const int32_t* base, const int64_t* toff, const int32_t* w,
-                              int64_t taps, __m512i bias, const __mmask16* m, int32_t* y) {
+                              int64_t taps, __m512i bias, const Mask16* m, int32_t* y) {
   __m512i acc[NV];
   for (int v = 0; v < NV; ++v) acc[v] = bias;
   for (int64_t t = 0; t < taps; ++t) {
@@ -386,7 +386,7 @@ CVM_VNNI_FLAT void direct(const DirectConv& d, int64_t first, int64_t last) {
       for (int64_t p = 0; p < d.out_h; ++p) {
         const int32_t* base = plane.data() + p * d.stride_h * wp;
         for (int64_t q0 = 0; q0 < d.out_w; q0 += 64) {
-          __mmask16 m[4];
+          Mask16 m[4];
           for (int v = 0; v < 4; ++v) {
             m[v] = low_lanes(static_cast<int>(std::clamp<int64_t>(d.out_w - q0 - 16 * v, 0, 16)));
           }
@@ -405,7 +405,7 @@ CVM_VNNI_FLAT void direct(const DirectConv& d, int64_t first, int64_t last) {
 
 }  // namespace
 
-const NnIsa& vnni_isa() {
+const NnIsa& CVM_ISA_NAME(vnni_isa)() {
   static const NnIsa isa = [] {
     NnIsa i = base_table<Vnni>(Isa::kAvx512Vnni);
     i.fill_row_i8 = fill_row<int8_t>;

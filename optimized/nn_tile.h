@@ -18,6 +18,7 @@
 //   rotate(v, s) (lane j takes lane (j + s) mod kLanes), and mac<kConv>(acc, b, a): acc plus,
 //   per lane, the kGroup products of B's and A's k values (kConv: B is the data, A the weights;
 //   otherwise the reverse: VNNI's u8 x s8 product needs the shifted data as its first operand).
+//   Optionally k_steps(kt): the k-steps a tile runs of kt (a planted fault's hook; else kt).
 #pragma once
 
 #if !defined(CVM_NN_TARGET) || !defined(CVM_NN_FLAT)
@@ -32,6 +33,15 @@
 
 namespace cvm::opt::nn {
 namespace {
+
+template <typename V>
+constexpr int64_t k_steps(int64_t kt) {
+  if constexpr (requires { V::k_steps(kt); }) {
+    return V::k_steps(kt);
+  } else {
+    return kt;
+  }
+}
 
 // One output vector to its (one or two) places: see VecStore.
 template <typename V>
@@ -67,7 +77,8 @@ CVM_NN_TARGET void tile(const Tile& t) {
   }
   const int32_t* ap = static_cast<const int32_t*>(t.a);
   const B* bp = static_cast<const B*>(t.b);
-  for (int64_t k = 0; k < t.kt; ++k) {
+  const int64_t kt = k_steps<V>(t.kt);
+  for (int64_t k = 0; k < kt; ++k) {
     const B* bk = kConv ? bp + t.b_off[k] : bp + k * t.b_step;
     Vec bv[NV];
 #pragma GCC unroll 4

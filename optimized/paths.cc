@@ -23,6 +23,8 @@ bool runs_on(On on, Isa isa) {
     case On::kAny: return true;
     case On::kPortable: return isa == Isa::kPortable;
     case On::kAvx2: return isa == Isa::kAvx2;
+    case On::kAvx2Pass: return isa == Isa::kAvx2 || isa == Isa::kAvxVnni;
+    case On::kAvxVnni: return isa == Isa::kAvxVnni;
     case On::kVnni: return isa == Isa::kAvx512Vnni;
     case On::kGemm: return isa != Isa::kPortable;
   }
@@ -31,10 +33,15 @@ bool runs_on(On on, Isa isa) {
 
 // Why a backend running `picked` never takes a path of another ISA.
 std::string isa_reason(On on, Isa picked) {
-  const Isa need = on == On::kPortable ? Isa::kPortable : on == On::kVnni ? Isa::kAvx512Vnni : Isa::kAvx2;
-  if (static_cast<int>(need) > static_cast<int>(detected_isa())) {
-    return std::string("this CPU lacks ") + isa_name(need) + " (detected: " +
-           isa_name(detected_isa()) + ")";
+  const Isa need = on == On::kPortable ? Isa::kPortable
+                   : on == On::kVnni    ? Isa::kAvx512Vnni
+                   : on == On::kAvxVnni ? Isa::kAvxVnni
+                                        : Isa::kAvx2;
+  if (!isa_supported(need)) {
+    std::string why = std::string("this CPU lacks ") + isa_name(need) + " (detected: " +
+                      isa_name(detected_isa()) + ")";
+    if (isa_has_twin(need)) why += std::string(": optimized/") + isa_name(need) + "~simde takes it";
+    return why;
   }
   return std::string("the CPUID pick here is ") + isa_name(picked) + ": optimized/" +
          isa_name(need) + " takes it";
@@ -66,7 +73,7 @@ PathThreshold threshold(const char* name, const char* ops, const char* quantity,
 }
 
 // The thresholds of the ISA a backend runs (the GEMM ISAs' panel and vector sizes).
-std::vector<PathThreshold> thresholds(Isa isa) {
+std::vector<PathThreshold> thresholds(Isa isa, bool emulated) {
   std::vector<PathThreshold> list = {
       threshold("threads.work", "conv2d,dense", "work", kWorkThreshold,
                 "elementary operations from which a call runs on a thread team"),
@@ -80,7 +87,7 @@ std::vector<PathThreshold> thresholds(Isa isa) {
                 "data values per chunk of conv2d's deferred value check"),
       threshold("copy.tile_side", "transpose", "side", kCopyTileSide,
                 "both sides of a transposing view from which it is copied in tiles")};
-  const nn::NnIsa& t = nn::nn_isa(isa);
+  const nn::NnIsa& t = nn::nn_isa(isa, emulated);  // the same shapes as the native table
   if (t.gemm) {
     list.push_back(threshold("dense.kblock", "dense", "depth", kDenseBlockSteps * t.group,
                              "depth of one k-block"));
@@ -105,7 +112,7 @@ void mark_single_threaded(Backend& backend, const std::string& why) {
   }
 }
 
-void declare(Backend& backend, int forced_isa, bool forced_threads) {
+void declare(Backend& backend, int forced_isa, bool forced_threads, bool emulated) {
   const Isa picked = forced_isa >= 0 ? static_cast<Isa>(forced_isa) : active_isa();
   for (const Declared& d : kDeclared) {
     if (forced_isa >= 0 && !runs_on(d.on, picked)) continue;  // another variant's path
@@ -116,7 +123,7 @@ void declare(Backend& backend, int forced_isa, bool forced_threads) {
       backend.unreachable_paths[d.id] = "one thread (CVMCHECK_THREADS=1 or one CPU)";
     }
   }
-  backend.thresholds = thresholds(picked);
+  backend.thresholds = thresholds(picked, emulated);
 }
 
 }  // namespace cvm::opt::path

@@ -21,7 +21,8 @@ inline constexpr int64_t kDenseBlockSteps = 1024;  // k-steps per dense B block 
 inline constexpr int64_t kCopyTileSide = 8;  // both sides of a transposing view copied in tiles
 
 // Which dispatch a path belongs to: a variant forcing one ISA declares only its own.
-enum class On { kAny, kPortable, kAvx2, kVnni, kGemm /* avx2 or vnni */ };
+// kAvx2Pass: the AVX2 elementwise pass, which AVX-VNNI (no wider vectors) runs too.
+enum class On { kAny, kPortable, kAvx2, kAvx2Pass, kAvxVnni, kVnni, kGemm /* not portable */ };
 
 // X(constant, id, on, ops, description). ops: canonical names, "family:F" or "*" (every op).
 #define CVMCHECK_OPTIMIZED_PATHS(X)                                                             \
@@ -39,7 +40,8 @@ enum class On { kAny, kPortable, kAvx2, kVnni, kGemm /* avx2 or vnni */ };
     "an elementwise pass over several 4096-element chunks")                                     \
   X(kFusedPortable, "fused.pass.portable", kPortable, "family:elementwise,family:broadcast",                   \
     "the baseline elementwise pass")                                                            \
-  X(kFusedAvx2, "fused.pass.avx2", kAvx2, "family:elementwise,family:broadcast", "the AVX2 pass")\
+  X(kFusedAvx2, "fused.pass.avx2", kAvx2Pass, "family:elementwise,family:broadcast",            \
+    "the AVX2 pass (AVX2 and AVX-VNNI)")                                                        \
   X(kFusedAvx512, "fused.pass.avx512", kVnni, "family:elementwise,family:broadcast",                        \
     "the AVX-512 elementwise pass")                                                             \
   X(kBroadcastRows, "broadcast.rows", kAny, "family:broadcast",                                 \
@@ -55,6 +57,8 @@ enum class On { kAny, kPortable, kAvx2, kVnni, kGemm /* avx2 or vnni */ };
   X(kReduceInner, "reduce.inner_reduced", kAny, "sum,max", "the innermost axis reduced")        \
   X(kReduceOuter, "reduce.inner_kept", kAny, "sum,max", "the innermost axis kept (row adds)")   \
   X(kConvGemmAvx2, "conv2d.gemm.avx2", kAvx2, "conv2d", "implicit GEMM on AVX2 (int16 pairs)")  \
+  X(kConvGemmAvxVnni, "conv2d.gemm.avxvnni", kAvxVnni, "conv2d",                               \
+    "implicit GEMM on AVX-VNNI (u8, 256-bit)")                                                  \
   X(kConvGemmVnni, "conv2d.gemm.vnni", kVnni, "conv2d", "implicit GEMM on AVX-512 VNNI (u8)")   \
   X(kConvDirect, "conv2d.direct", kAny, "conv2d", "the direct kernel")                          \
   X(kConvDeclined, "conv2d.gemm_declined", kGemm, "conv2d",                                     \
@@ -75,6 +79,8 @@ enum class On { kAny, kPortable, kAvx2, kVnni, kGemm /* avx2 or vnni */ };
   X(kConvRangeChunks, "conv2d.value_range.chunks", kGemm, "conv2d",                             \
     "the deferred data value check over several 2^16-value chunks")                             \
   X(kDenseGemmAvx2, "dense.gemm.avx2", kAvx2, "dense", "packed GEMM on AVX2 (int16 pairs)")     \
+  X(kDenseGemmAvxVnni, "dense.gemm.avxvnni", kAvxVnni, "dense",                                \
+    "packed GEMM on AVX-VNNI (u8 x s8, 256-bit)")                                               \
   X(kDenseGemmVnni, "dense.gemm.vnni", kVnni, "dense", "packed GEMM on AVX-512 VNNI (u8 x s8)") \
   X(kDenseDirect, "dense.direct", kPortable, "dense", "direct dot products")                    \
   X(kDenseKBlocks, "dense.gemm.kblocks", kGemm, "dense", "a depth of two or more k-blocks")     \
@@ -106,7 +112,8 @@ using paths::hit_if;
 
 // The paths `backend_isa` can take (-1: any ISA, the CPUID pick), with those this machine
 // cannot reach given their reason, and the thresholds; set on the backend and its variants.
-void declare(Backend& backend, int forced_isa, bool forced_threads);
+// emulated: the variant runs forced_isa's SIMDe twin, which every x86-64 CPU reaches.
+void declare(Backend& backend, int forced_isa, bool forced_threads, bool emulated = false);
 // Marks the team paths of a backend that this process runs on one thread unreachable, with why
 // (the campaign's jobs run single-threaded: optimized@3 keeps its own team).
 void mark_single_threaded(Backend& backend, const std::string& why);

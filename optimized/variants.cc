@@ -6,6 +6,7 @@
 
 #include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
+#include "optimized/nn_gemm.h"
 #include "optimized/paths.h"
 
 namespace cvm::opt {
@@ -15,19 +16,26 @@ struct Dispatch {
   int isa_cap = -1;          // -1: the CPUID pick (capped by CVMCHECK_ISA)
   int threads = 0;           // 0: the default team
   int64_t work_threshold = -1;  // -1: the default
+  bool emulated = false;     // the ISA's SIMDe twin (optimized/isa_twin.h)
+  int planted = nn::kAvxVnniNoFault;  // tests only
 };
 
 // Sets a dispatch for one call and restores the previous one, also when the kernel throws.
 class ScopedDispatch {
  public:
   explicit ScopedDispatch(const Dispatch& d)
-      : cap_(isa_cap_state()), threads_(threads()), threshold_(work_threshold()) {
-    if (d.isa_cap >= 0) set_isa_cap(static_cast<Isa>(d.isa_cap));
+      : cap_(isa_cap_state()),
+        threads_(threads()),
+        planted_(nn::planted_fault()),
+        threshold_(work_threshold()) {
+    if (d.isa_cap >= 0) set_isa_cap(static_cast<Isa>(d.isa_cap), d.emulated);
+    nn::set_planted_fault(d.planted);
     if (d.threads > 0) set_threads(d.threads);
     if (d.work_threshold >= 0) set_work_threshold(d.work_threshold);
   }
   ~ScopedDispatch() {
     restore_isa_cap_state(cap_);
+    nn::set_planted_fault(planted_);
     set_threads(threads_);
     set_work_threshold(threshold_);
   }
@@ -35,7 +43,7 @@ class ScopedDispatch {
   ScopedDispatch& operator=(const ScopedDispatch&) = delete;
 
  private:
-  int cap_, threads_;
+  int cap_, threads_, planted_;
   int64_t threshold_;
 };
 
@@ -50,7 +58,7 @@ Backend wrap(const Backend& optimized, const std::string& name, const Dispatch& 
       return kernel(ctx);
     });
   }
-  path::declare(variant, dispatch.isa_cap, dispatch.threads > 0);
+  path::declare(variant, dispatch.isa_cap, dispatch.threads > 0, dispatch.emulated);
   if (dispatch.threads > 0 && dispatch.work_threshold < 0) {
     // A team only above the threshold: the team paths are required of optimized@3 alone.
     path::mark_single_threaded(variant, "a team only above the work threshold here; optimized@3 "
@@ -61,20 +69,33 @@ Backend wrap(const Backend& optimized, const std::string& name, const Dispatch& 
 
 }  // namespace
 
+Backend make_planted_avxvnni_variant(const Backend& optimized, const std::string& name,
+                                     int fault) {
+  return wrap(optimized, name,
+              Dispatch{static_cast<int>(Isa::kAvxVnni), 2, -1, true, fault});
+}
+
 std::vector<Backend> make_variant_backends(const Backend& optimized) {
   std::vector<Backend> variants;
   // Each ISA on a team of two above the default work threshold, whatever the process's own
   // thread count (a campaign job runs one thread): the threaded weight packing and panel
   // ranges of an ISA other than the CPUID pick run too (optimized@3 takes only the pick's).
-  for (Isa isa : {Isa::kAvx512Vnni, Isa::kAvx2, Isa::kPortable}) {
-    Backend b = wrap(optimized, std::string("optimized/") + isa_name(isa),
-                     Dispatch{static_cast<int>(isa), 2, -1});
-    if (static_cast<int>(isa) > static_cast<int>(detected_isa())) {
+  // An ISA with an emulated twin registers it next to the native variant: where the CPU lacks
+  // the ISA the twin still runs its kernel source, and where it has it both run side by side.
+  for (Isa isa : {Isa::kAvx512Vnni, Isa::kAvxVnni, Isa::kAvx2, Isa::kPortable}) {
+    const std::string name = std::string("optimized/") + isa_name(isa);
+    Backend b = wrap(optimized, name, Dispatch{static_cast<int>(isa), 2, -1});
+    if (!isa_supported(isa)) {
       b.available = false;
       b.unavailable_reason = std::string("this CPU lacks ") + isa_name(isa) +
-                             " (detected: " + isa_name(detected_isa()) + ")";
+                             " (detected: " + isa_name(detected_isa()) + "); " + name +
+                             "~simde runs its kernels emulated";
     }
     variants.push_back(std::move(b));
+    if (isa_has_twin(isa)) {
+      variants.push_back(wrap(optimized, name + "~simde",
+                              Dispatch{static_cast<int>(isa), 2, -1, true}));
+    }
   }
   // Three threads: an odd team, so chunked splits have an uneven last share; a threshold of 0
   // takes the threaded paths on the smallest calls.

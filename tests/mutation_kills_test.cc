@@ -148,9 +148,27 @@ TEST(MutationKillsRelu, SeveralChunksOnSeveralThreads) {
 // The ISA paths this machine can run (as tests/optimized/nn_paths_test.cc).
 std::vector<opt::Isa> machine_isas() {
   std::vector<opt::Isa> isas = {opt::Isa::kPortable};
-  if (opt::detected_isa() >= opt::Isa::kAvx2) isas.push_back(opt::Isa::kAvx2);
-  if (opt::detected_isa() >= opt::Isa::kAvx512Vnni) isas.push_back(opt::Isa::kAvx512Vnni);
+  for (opt::Isa isa : {opt::Isa::kAvx2, opt::Isa::kAvxVnni, opt::Isa::kAvx512Vnni}) {
+    if (opt::isa_supported(isa)) isas.push_back(isa);
+  }
   return isas;
+}
+
+// An ISA's native kernels or its emulated twin (optimized/isa_twin.h).
+struct IsaRun {
+  opt::Isa isa;
+  bool emulated;
+  std::string name() const {
+    return std::string(opt::isa_name(isa)) + (emulated ? "~simde" : "");
+  }
+};
+
+// The native paths this machine runs, then the emulated twins (any x86-64 machine runs them).
+std::vector<IsaRun> isa_runs() {
+  std::vector<IsaRun> runs;
+  for (opt::Isa isa : machine_isas()) runs.push_back({isa, false});
+  for (opt::Isa isa : {opt::Isa::kAvxVnni, opt::Isa::kAvx512Vnni}) runs.push_back({isa, true});
+  return runs;
 }
 
 // Every position of input `which`, in turn, holds alpha(p) + 1 or -alpha(p) - 1 (the other values
@@ -159,7 +177,7 @@ std::vector<opt::Isa> machine_isas() {
 // 4-row blocks, then the last 1 to 3 rows), so each position class needs its own case.
 void expect_each_bad_position_rejected(const std::string& op, const nlohmann::json& attrs,
                                        const std::vector<Tensor>& valid, size_t which) {
-  const std::vector<opt::Isa> isas = machine_isas();
+  const std::vector<IsaRun> isas = isa_runs();
   const Tensor& t = valid[which];
   const int64_t a = alpha(t.precision());
   int failures = 0;
@@ -171,13 +189,13 @@ void expect_each_bad_position_rejected(const std::string& op, const nlohmann::js
       inputs[which] = Tensor::from_values(t.shape(), v, t.precision(), t.dtype());
       const Outcome ref = run_op_outcome(registry(), "reference", op, attrs, inputs);
       ASSERT_EQ(ref.kind, OutcomeKind::kLogicError) << describe(ref);
-      for (opt::Isa isa : isas) {
-        opt::set_isa_cap(isa);
+      for (const IsaRun& isa : isas) {
+        opt::set_isa_cap(isa.isa, isa.emulated);
         const Outcome got = run_op_outcome(registry(), "optimized", op, attrs, inputs);
         opt::clear_isa_cap();
         if (got.kind != OutcomeKind::kLogicError) {
           ++failures;
-          ADD_FAILURE() << op << " " << attrs.dump() << " on " << opt::isa_name(isa) << ": input "
+          ADD_FAILURE() << op << " " << attrs.dump() << " on " << isa.name() << ": input "
                         << which << " " << shape_str(t.shape()) << " "
                         << (t.dtype() == DType::kInt8 ? "int8" : "int32") << " p"
                         << t.precision() << " value " << bad << " at flat index " << i
@@ -241,7 +259,7 @@ TEST(MutationKillsConv2d, OutOfRangeValueAnywhereInDataOrWeightsIsALogicError) {
 // 16-lane vectors whose masks are clamped to [0, 16] lanes; the generators and nn_paths keep
 // out_w below 32. Kills optimized/nn_isa_vnni.cc:443:drop_clamp:0.
 TEST(MutationKillsConv2d, WideDepthwiseRowsMatchTheReferenceOnEveryIsa) {
-  const std::vector<opt::Isa> isas = machine_isas();
+  const std::vector<IsaRun> isas = isa_runs();
   uint32_t seed = 300;
   for (int64_t out_w : {31, 32, 33, 40, 47, 48, 63, 64, 65, 80, 130}) {
     for (int64_t stride : {1, 2}) {
@@ -252,10 +270,10 @@ TEST(MutationKillsConv2d, WideDepthwiseRowsMatchTheReferenceOnEveryIsa) {
       const nlohmann::json attrs = {{"channels", "4"}, {"kernel_size", "(3, 3)"},
                                     {"padding", "(1, 1)"}, {"groups", "4"},
                                     {"strides", pair_text(stride, stride)}};
-      for (opt::Isa isa : isas) {
-        opt::set_isa_cap(isa);
+      for (const IsaRun& isa : isas) {
+        opt::set_isa_cap(isa.isa, isa.emulated);
         expect_agree("conv2d", attrs, inputs, "out_w " + std::to_string(out_w) + " on " +
-                                                  opt::isa_name(isa));
+                                                  isa.name());
         opt::clear_isa_cap();
       }
     }
@@ -276,7 +294,7 @@ TEST(MutationKillsConv2d, KernelTapsThatSeeOnlyPaddingMatchTheReferenceOnEveryIs
       {3, 1, 1, 5, 1, 2, 1, 1}, {3, 2, 2, 5, 1, 2, 1, 1}, {4, 1, 2, 3, 2, 2, 1, 2},
       {4, 2, 1, 5, 1, 2, 2, 4}, {6, 3, 1, 3, 3, 3, 1, 6}, {20, 1, 1, 5, 1, 2, 1, 1},
   };
-  const std::vector<opt::Isa> isas = machine_isas();
+  const std::vector<IsaRun> isas = isa_runs();
   uint32_t seed = 400;
   for (const Layer& l : layers) {
     const int64_t out_channels = l.groups == 1 ? 5 : l.channels;
@@ -292,10 +310,10 @@ TEST(MutationKillsConv2d, KernelTapsThatSeeOnlyPaddingMatchTheReferenceOnEveryIs
                                     {"strides", pair_text(l.stride, l.stride)},
                                     {"groups", std::to_string(l.groups)},
                                     {"use_bias", "false"}};
-      for (opt::Isa isa : isas) {
-        opt::set_isa_cap(isa);
+      for (const IsaRun& isa : isas) {
+        opt::set_isa_cap(isa.isa, isa.emulated);
         expect_agree("conv2d", attrs, inputs, shape_str(inputs[0].shape()) + " on " +
-                                                  opt::isa_name(isa));
+                                                  isa.name());
         opt::clear_isa_cap();
       }
     }

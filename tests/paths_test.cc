@@ -16,9 +16,11 @@ namespace cvm {
 namespace {
 
 const std::set<std::string> kPathBackends = {
-    "optimized",      "optimized/avx512vnni", "optimized/avx2",  "optimized/portable",
-    "optimized@3",    "cuda-host",            "cuda-host@tile",  "cuda-host@warp",
-    "cuda-host@split", "cuda-host@nms8",      "cuda-host/simple"};
+    "optimized",          "optimized/avx512vnni", "optimized/avx512vnni~simde",
+    "optimized/avxvnni",  "optimized/avxvnni~simde", "optimized/avx2",
+    "optimized/portable", "optimized@3",          "cuda-host",
+    "cuda-host@tile",     "cuda-host@warp",       "cuda-host@split",
+    "cuda-host@nms8",     "cuda-host/simple"};
 
 bool listed(const std::string& op) {
   for (const ListedOp& l : kOperatorList) {
@@ -112,11 +114,14 @@ TEST(KernelPaths, ACallReportsItsPathsAndOnlyItsOwn) {
 // kernels' paths are taken here by cuda-host and each of its variants, but for cuda-host's full
 // 64-wide tile: conv2d's aimed GEMM tiles take it, and cost enough that the schedule makes few of
 // them in 20,000 calls of every operator (ConvolutionsAloneReachEveryConvolutionPath reaches it).
-// A path left unjudged for too few calls of its operators fails here too.
+// A path left unjudged for too few calls of its operators fails here too. The emulated twins
+// take the AVX-VNNI and AVX-512 VNNI paths on any x86-64 machine.
 TEST(KernelPaths, AFixedCampaignReachesEveryReachablePath) {
   const std::set<std::string> backends = {
-      "optimized@3",    "optimized/avx2", "optimized/portable", "cuda-host", "cuda-host@tile",
-      "cuda-host@warp", "cuda-host@split", "cuda-host@nms8",    "cuda-host/simple"};
+      "optimized@3",       "optimized/avx2",          "optimized/portable",
+      "optimized/avxvnni~simde", "optimized/avx512vnni~simde", "cuda-host",
+      "cuda-host@tile",    "cuda-host@warp",          "cuda-host@split",
+      "cuda-host@nms8",    "cuda-host/simple"};
   CampaignOptions o;
   o.seconds = 600;
   o.max_cases = 20000;

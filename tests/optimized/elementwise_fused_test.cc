@@ -50,12 +50,19 @@ std::string describe(const std::string& op, const nlohmann::json& attrs,
   return what;
 }
 
-// The instruction sets this CPU runs, the portable loop first.
-std::vector<opt::Isa> isas() {
-  std::vector<opt::Isa> list;
-  for (opt::Isa isa : {opt::Isa::kPortable, opt::Isa::kAvx2, opt::Isa::kAvx512Vnni}) {
-    if (static_cast<int>(isa) <= static_cast<int>(opt::detected_isa())) list.push_back(isa);
+// The instruction sets this CPU runs, the portable loop first, then the emulated twins.
+struct IsaRun {
+  opt::Isa isa;
+  bool emulated;
+};
+std::vector<IsaRun> isas() {
+  std::vector<IsaRun> list;
+  for (opt::Isa isa : {opt::Isa::kPortable, opt::Isa::kAvx2, opt::Isa::kAvxVnni,
+                       opt::Isa::kAvx512Vnni}) {
+    if (opt::isa_supported(isa)) list.push_back({isa, false});
   }
+  list.push_back({opt::Isa::kAvxVnni, true});
+  list.push_back({opt::Isa::kAvx512Vnni, true});
   return list;
 }
 
@@ -66,14 +73,15 @@ void check(const std::string& op, const nlohmann::json& attrs, const std::vector
   const std::string what = describe(op, attrs, inputs);
   const Outcome ref = run_op_outcome(registry(), "reference", op, attrs, inputs);
   ASSERT_EQ(ref.kind, expected) << what << ": " << ref.message;
-  for (opt::Isa isa : isas()) {
-    opt::set_isa_cap(isa);
+  for (const IsaRun& isa : isas()) {
+    opt::set_isa_cap(isa.isa, isa.emulated);
     for (int threads : {1, 2}) {
       opt::set_threads(threads);
       const Outcome got = run_op_outcome(registry(), "optimized", op, attrs, inputs);
       opt::set_threads(0);
-      const std::string where = what + " on " + opt::isa_name(isa) + ", " +
-                                std::to_string(threads) + " threads";
+      const std::string where = what + " on " + opt::isa_name(isa.isa) +
+                                (isa.emulated ? "~simde, " : ", ") + std::to_string(threads) +
+                                " threads";
       EXPECT_EQ(got.kind, ref.kind) << where << ": " << got.message;
       if (got.kind != ref.kind || ref.kind != OutcomeKind::kOk) continue;
       ASSERT_EQ(got.outputs.size(), 1u) << where;

@@ -167,9 +167,25 @@ Case dense_case(Rng& rng, int64_t m, int64_t depth, int64_t units) {
 
 std::vector<Isa> machine_isas() {
   std::vector<Isa> isas = {Isa::kPortable};
-  if (opt::detected_isa() >= Isa::kAvx2) isas.push_back(Isa::kAvx2);
-  if (opt::detected_isa() >= Isa::kAvx512Vnni) isas.push_back(Isa::kAvx512Vnni);
+  for (Isa isa : {Isa::kAvx2, Isa::kAvxVnni, Isa::kAvx512Vnni}) {
+    if (opt::isa_supported(isa)) isas.push_back(isa);
+  }
   return isas;
+}
+
+// An ISA's native kernels or its emulated twin (optimized/isa_twin.h).
+struct IsaRun {
+  Isa isa;
+  bool emulated;
+  std::string name() const { return std::string(opt::isa_name(isa)) + (emulated ? "~simde" : ""); }
+};
+
+// The native paths this machine runs, then every emulated twin (any x86-64 machine runs them).
+std::vector<IsaRun> isa_runs() {
+  std::vector<IsaRun> runs;
+  for (Isa isa : machine_isas()) runs.push_back({isa, false});
+  for (Isa isa : {Isa::kAvxVnni, Isa::kAvx512Vnni}) runs.push_back({isa, true});
+  return runs;
 }
 
 std::string first_difference(const Outcome& a, const Outcome& b) {
@@ -205,17 +221,17 @@ bool same(const Outcome& a, const Outcome& b) {
 
 // Runs each case on the reference once and on the optimized backend on every ISA path.
 void check_cases(const std::vector<Case>& cases, bool expect_ok = true) {
-  const std::vector<Isa> isas = machine_isas();
+  const std::vector<IsaRun> isas = isa_runs();
   for (const Case& k : cases) {
     const Outcome ref = run_op_outcome(registry(), "reference", k.op, k.attrs, k.inputs);
     if (expect_ok) {
       ASSERT_EQ(ref.kind, OutcomeKind::kOk) << k.what << ": " << ref.message;
     }
-    for (Isa isa : isas) {
-      opt::set_isa_cap(isa);
+    for (const IsaRun& isa : isas) {
+      opt::set_isa_cap(isa.isa, isa.emulated);
       const Outcome got = run_op_outcome(registry(), "optimized", k.op, k.attrs, k.inputs);
       opt::clear_isa_cap();
-      ASSERT_TRUE(same(ref, got)) << opt::isa_name(isa) << ": " << k.what << ": "
+      ASSERT_TRUE(same(ref, got)) << isa.name() << ": " << k.what << ": "
                                   << first_difference(ref, got);
     }
   }
@@ -236,6 +252,19 @@ TEST(NnPaths, ReportsAnIsaAndHonoursTheCap) {
   EXPECT_EQ(opt::active_isa(), Isa::kPortable);
   setenv("CVMCHECK_ISA", "no-such-isa", 1);
   EXPECT_EQ(opt::active_isa(), opt::detected_isa());
+  EXPECT_FALSE(opt::active_isa_emulated());
+  // A twin by name, whatever the CPU; AVX2 has none, so avx2~simde is unknown.
+  setenv("CVMCHECK_ISA", "avx512vnni~simde", 1);
+  EXPECT_EQ(opt::active_isa(), Isa::kAvx512Vnni);
+  EXPECT_TRUE(opt::active_isa_emulated());
+  setenv("CVMCHECK_ISA", "avx2~simde", 1);
+  EXPECT_EQ(opt::active_isa(), opt::detected_isa());
+  EXPECT_FALSE(opt::active_isa_emulated());
+  unsetenv("CVMCHECK_ISA");
+  opt::set_isa_cap(Isa::kAvxVnni, true);
+  EXPECT_EQ(opt::active_isa(), Isa::kAvxVnni);
+  EXPECT_TRUE(opt::active_isa_emulated());
+  opt::clear_isa_cap();
   unsetenv("CVMCHECK_ISA");
   if (env != nullptr) setenv("CVMCHECK_ISA", saved.c_str(), 1);
 }
@@ -445,8 +474,8 @@ TEST(NnPaths, ConvAndDenseGiveIdenticalBytesOnOneTwoAndThreeThreads) {
   }
   cases.push_back(dense_case(rng, 37, 700, 300));
   for (const Case& k : cases) {
-    for (Isa isa : machine_isas()) {
-      opt::set_isa_cap(isa);
+    for (const IsaRun& isa : isa_runs()) {
+      opt::set_isa_cap(isa.isa, isa.emulated);
       std::vector<Outcome> runs;
       for (int threads : {1, 2, 3}) {
         opt::set_threads(threads);
@@ -455,8 +484,8 @@ TEST(NnPaths, ConvAndDenseGiveIdenticalBytesOnOneTwoAndThreeThreads) {
       opt::set_threads(0);
       opt::clear_isa_cap();
       ASSERT_EQ(runs[0].kind, OutcomeKind::kOk) << k.what << ": " << runs[0].message;
-      EXPECT_TRUE(same(runs[0], runs[1])) << opt::isa_name(isa) << ": " << k.what;
-      EXPECT_TRUE(same(runs[0], runs[2])) << opt::isa_name(isa) << ": " << k.what;
+      EXPECT_TRUE(same(runs[0], runs[1])) << isa.name() << ": " << k.what;
+      EXPECT_TRUE(same(runs[0], runs[2])) << isa.name() << ": " << k.what;
     }
   }
 }

@@ -3,6 +3,9 @@
 // found it after each call, also when the kernel throws.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "registry/registry.h"
@@ -14,8 +17,9 @@ namespace cvm {
 namespace {
 
 TEST(DispatchVariants, EveryIsaAndAThreadVariantIsRegistered) {
-  for (const char* name : {"optimized/avx512vnni", "optimized/avx2", "optimized/portable",
-                           "optimized@3"}) {
+  for (const char* name : {"optimized/avx512vnni", "optimized/avx512vnni~simde",
+                           "optimized/avxvnni", "optimized/avxvnni~simde", "optimized/avx2",
+                           "optimized/portable", "optimized@3"}) {
     const Backend* b = registry().find_backend(name);
     ASSERT_NE(b, nullptr) << name;
     EXPECT_EQ(b->variant_of, "optimized");
@@ -24,10 +28,36 @@ TEST(DispatchVariants, EveryIsaAndAThreadVariantIsRegistered) {
   const opt::Isa best = opt::detected_isa();
   EXPECT_TRUE(registry().find_backend(std::string("optimized/") + opt::isa_name(best))->available);
   EXPECT_TRUE(registry().find_backend("optimized/portable")->available);
-  if (best != opt::Isa::kAvx512Vnni) {
-    const Backend* vnni = registry().find_backend("optimized/avx512vnni");
-    EXPECT_FALSE(vnni->available);
-    EXPECT_NE(vnni->unavailable_reason.find("lacks avx512vnni"), std::string::npos);
+  for (opt::Isa isa : {opt::Isa::kAvxVnni, opt::Isa::kAvx512Vnni}) {
+    const std::string name = std::string("optimized/") + opt::isa_name(isa);
+    const Backend* native = registry().find_backend(name);
+    EXPECT_EQ(native->available, opt::isa_supported(isa)) << name;
+    if (!native->available) {
+      EXPECT_NE(native->unavailable_reason.find(std::string("lacks ") + opt::isa_name(isa)),
+                std::string::npos);
+    }
+    // The twin runs everywhere and declares the native variant's paths.
+    const Backend* twin = registry().find_backend(name + "~simde");
+    EXPECT_TRUE(twin->available) << name;
+    EXPECT_EQ(twin->paths, native->paths) << name;
+  }
+}
+
+// A call on a twin runs the emulated kernels (their path is the ISA's) and restores the
+// dispatch.
+TEST(DispatchVariants, ATwinRunsItsIsaPathAndRestoresTheDispatch) {
+  const int cap = opt::isa_cap_state();
+  const Tensor x = Tensor::from_values({2, 8}, std::vector<int32_t>(16, 3), 8);
+  const Tensor w = Tensor::from_values({24, 8}, std::vector<int32_t>(192, -2), 8);
+  const nlohmann::json attrs{{"units", "24"}, {"use_bias", "False"}};
+  for (const auto& [name, path] :
+       {std::pair{"optimized/avx512vnni~simde", "dense.gemm.vnni"},
+        std::pair{"optimized/avxvnni~simde", "dense.gemm.avxvnni"}}) {
+    const Outcome got = run_op_outcome(registry(), name, "dense", attrs, {x, w});
+    ASSERT_EQ(got.kind, OutcomeKind::kOk) << name << ": " << got.message;
+    EXPECT_EQ(got.outputs[0].get(0), -48) << name;
+    EXPECT_NE(std::find(got.paths.begin(), got.paths.end(), path), got.paths.end()) << name;
+    EXPECT_EQ(opt::isa_cap_state(), cap) << name;
   }
 }
 

@@ -47,19 +47,26 @@ import scratch  # noqa: E402
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 # The cuda/ sources that only the device backend compiles or runs.
 DEVICE_ONLY = ("cuda/device_runner.cu", "cuda/no_device.cc")
-# Code that only one ISA's dispatch variant runs: on a CPU without that ISA nothing here runs
-# it, so such a mutant is drawn (the draw does not depend on the machine) but not judged.
-ISA_ONLY = {"optimized/nn_isa_vnni.cc": "optimized/avx512vnni",
-            "optimized/nn_isa_avx2.cc": "optimized/avx2"}
+# Code that only some ISA dispatch variants run: the native variant, and for the ISAs with an
+# emulated twin (optimized/isa_twin.h) the twin, which every x86-64 machine runs. A mutant of
+# such a file is drawn whatever the machine; it is judged unless none of its variants can run
+# here (`no-isa`: the AVX2 file on a machine without AVX2).
+ISA_ONLY = {"optimized/nn_isa_vnni.cc": ("optimized/avx512vnni", "optimized/avx512vnni~simde"),
+            "optimized/nn_isa_avxvnni.cc": ("optimized/avxvnni", "optimized/avxvnni~simde"),
+            "optimized/nn_isa_avx2.cc": ("optimized/avx2",)}
 
 
 def missing_isa(mutant):
     """Why this machine cannot run the mutated code, or ""."""
-    variant = ISA_ONLY.get(mutant.path)
+    variants = ISA_ONLY.get(mutant.path, ())
+    reasons = []
     for b in operators.BACKENDS:
-        if b["name"] == variant and not b.get("available", True):
-            return b.get("unavailable_reason", variant + " unavailable")
-    return ""
+        if b["name"] not in variants:
+            continue
+        if b.get("available", True):
+            return ""
+        reasons.append(b.get("unavailable_reason", b["name"] + " unavailable"))
+    return "; ".join(reasons)
 
 
 def pool_files(repo):

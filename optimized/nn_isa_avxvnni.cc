@@ -1,0 +1,133 @@
+// AVX-VNNI kernels of conv2d and dense (Alder Lake and later clients, other recent x86 parts
+// without AVX-512): the VEX form of vpdpbusd on 256-bit vectors, u8 x s8 -> s32, non-saturating,
+// 4 k-values per int32 lane, 8 lanes. The arithmetic is the AVX-512 VNNI path's (shifted data,
+// x + 128, compensated by 128 * sum(w): nn_gemm.h) at half its width; the micro-kernel is
+// nn_tile.h's skeleton over the traits below, packing and the direct kernels the generic code
+// compiled for this target. Compiled a second time against SIMDe as its emulated twin
+// (nn_isa_avxvnni_simde.cc, optimized/isa_twin.h).
+#include "optimized/isa_twin.h"  // first: the twin's SIMDe must precede any <immintrin.h>
+
+#define CVM_AVXVNNI CVM_ISA_TARGET("avx2,fma,avxvnni")
+#define CVM_AVXVNNI_OP CVM_AVXVNNI CVM_ISA_INLINE
+#define CVM_NN_TARGET CVM_AVXVNNI
+#define CVM_NN_FLAT CVM_AVXVNNI __attribute__((flatten))
+
+#include "optimized/nn_gemm.h"
+#include "optimized/nn_generic.h"
+#include "optimized/nn_tile.h"
+
+namespace cvm::opt::nn {
+namespace {
+
+CVM_AVXVNNI inline __m256i low_lanes(int n) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
+}
+
+// The nn_tile.h traits; kFault plants one test-only bug (AvxVnniFault) in the micro-kernel.
+// vpdpbusd multiplies u8 x s8: its first operand must be the shifted data (B for conv2d, A for
+// dense), its second the signed weights.
+template <int kFault>
+struct AvxVnniT {
+  using Vec = __m256i;
+  using BElem = uint8_t;
+  static constexpr int kLanes = 8, kGroup = 4;
+  static constexpr bool kShift = true;
+  // 16 registers: 12 accumulators + 3 B vectors + 1 broadcast, for conv2d and dense alike.
+  static constexpr int kConvMr = 4, kConvNv = 3, kDenseMr = 4, kDenseNv = 3;
+
+  CVM_AVXVNNI_OP static Vec zero() { return _mm256_setzero_si256(); }
+  CVM_AVXVNNI_OP static Vec set1(int32_t x) { return _mm256_set1_epi32(x); }
+  CVM_AVXVNNI_OP static Vec add(Vec a, Vec b) { return _mm256_add_epi32(a, b); }
+  CVM_AVXVNNI_OP static Vec loadu(const void* p) {
+    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+  }
+  CVM_AVXVNNI_OP static Vec load_low(const int32_t* p, int n) {
+    return _mm256_maskload_epi32(p, low_lanes(n));
+  }
+  CVM_AVXVNNI_OP static void store(int32_t* p, Vec v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+  CVM_AVXVNNI_OP static void store_low(int32_t* p, int n, Vec v) {
+    _mm256_maskstore_epi32(p, low_lanes(n), v);
+  }
+  CVM_AVXVNNI_OP static Vec rotate(Vec v, int s) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i idx =
+        _mm256_and_si256(_mm256_add_epi32(lane, _mm256_set1_epi32(s)), _mm256_set1_epi32(7));
+    return _mm256_permutevar8x32_epi32(v, idx);
+  }
+  // The k-steps the tile runs (nn_tile.h's hook); kFaultKTail: an unrolled-by-two loop that
+  // lost its odd last step.
+  static constexpr int64_t k_steps(int64_t kt) {
+    return kFault == kAvxVnniFaultKTail ? kt & ~int64_t{1} : kt;
+  }
+  template <bool kConv>
+  CVM_AVXVNNI_OP static Vec mac(Vec acc, Vec b, Vec a) {
+    // kFaultPairOrder: the weights taken as the unsigned operand and the data as the signed.
+    const bool data_first = kConv != (kFault == kAvxVnniFaultPairOrder);
+    const Vec sum = data_first ? _mm256_dpbusd_avx_epi32(acc, b, a)
+                               : _mm256_dpbusd_avx_epi32(acc, a, b);
+    // kFaultLane: the last lane keeps its accumulator (a lane mask one short).
+    return kFault == kAvxVnniFaultLane ? _mm256_blend_epi32(sum, acc, 0x80) : sum;
+  }
+};
+
+template <typename T>
+CVM_NN_FLAT void fill_row(const T* const* src, int64_t stride, int64_t first, int64_t width,
+                          int64_t count, void* dst) {
+  fill_row_generic<T, uint8_t, 4, true>(src, stride, first, width, count, dst);
+}
+
+template <typename T, bool kFlip>
+CVM_NN_FLAT void pack_b(const T* w, int64_t ld, int64_t units, int64_t valid, int64_t kc,
+                        int64_t nr, void* dst, int32_t* colsum, int32_t* range) {
+  pack_b_generic<T, uint8_t, 4, kFlip>(w, ld, units, valid, kc, nr, dst, colsum, range);
+}
+
+template <typename T>
+CVM_NN_FLAT void pack_w(const T* w, int64_t rows, int64_t icg, int64_t taps, void* dst,
+                        int32_t* row_sum, int32_t* range) {
+  pack_w_generic<T, uint8_t, 4>(w, rows, icg, taps, dst, row_sum, range);
+}
+
+template <typename T>
+CVM_NN_FLAT void value_range(const T* data, int64_t n, int32_t* range) {
+  range_generic<T>(data, n, range);
+}
+
+template <int kFault>
+NnIsa table() {
+  NnIsa i = base_table<AvxVnniT<kFault>>(Isa::kAvxVnni);
+  i.fill_row_i8 = fill_row<int8_t>;
+  i.fill_row_i32 = fill_row<int32_t>;
+  i.pack_b_i8 = pack_b<int8_t, false>;
+  i.pack_b_i32 = pack_b<int32_t, false>;
+  i.pack_a_i8 = pack_b<int8_t, true>;  // the dense data, stored x + 128
+  i.pack_a_i32 = pack_b<int32_t, true>;
+  i.pack_w_i8 = pack_w<int8_t>;
+  i.pack_w_i32 = pack_w<int32_t>;
+  i.range_i8 = value_range<int8_t>;
+  i.range_i32 = value_range<int32_t>;
+  i.direct_i8 = direct_flat<int8_t>;
+  i.direct_i32 = direct_flat<int32_t>;
+  return i;
+}
+
+}  // namespace
+
+const NnIsa& CVM_ISA_NAME(avxvnni_isa)(int fault) {
+  static const NnIsa isa = table<kAvxVnniNoFault>();
+  static const NnIsa lane = table<kAvxVnniFaultLane>();
+  static const NnIsa k_tail = table<kAvxVnniFaultKTail>();
+  static const NnIsa pair_order = table<kAvxVnniFaultPairOrder>();
+  switch (fault) {
+    case kAvxVnniFaultLane: return lane;
+    case kAvxVnniFaultKTail: return k_tail;
+    case kAvxVnniFaultPairOrder: return pair_order;
+    default: break;
+  }
+  return isa;
+}
+
+}  // namespace cvm::opt::nn
