@@ -76,6 +76,7 @@ std::vector<PathRow> nn_and_copy_rows() {
     // conv2d: two input channels per group take a GEMM ISA's implicit GEMM, one the direct.
     {"conv2d.gemm.avx2", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
     {"conv2d.gemm.vnni", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
+    {"conv2d.gemm.avxvnni", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
     // Where the dispatch is portable (the variant, or CVMCHECK_ISA=portable on the base).
     {"conv2d.direct", "?dense.direct", CALL(conv({})), nullptr, kNoGemm},
     {"conv2d.direct", "", CALL(conv({.in_channels = 1})), CALL(conv({}))},
@@ -102,6 +103,7 @@ std::vector<PathRow> nn_and_copy_rows() {
      CALL(conv(row(s["conv2d.range_chunk"])))},
     {"dense.gemm.avx2", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
     {"dense.gemm.vnni", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
+    {"dense.gemm.avxvnni", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
     {"dense.direct", "", CALL(dense(1, 1, 1)), nullptr, kNoGemm},
     {"dense.gemm.kblocks", "", CALL(dense(1, s["dense.kblock"] + 1, 1)),
      CALL(dense(1, s["dense.kblock"], 1))},
