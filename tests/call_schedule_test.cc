@@ -38,6 +38,9 @@ TEST(CallCost, DenseBroadcastAndInvalidCalls) {
   Call invalid = call_of("conv2d", {{1, 4, 32, 32}, {8, 4, 3, 3}});
   invalid.expected = OutcomeKind::kLogicError;  // stops at validation: no multiply-adds
   EXPECT_DOUBLE_EQ(call_work(invalid), kRunUnits + 4096 + 288);
+  Call huge = call_of("flatten", {{1, 4097, 4096}});  // a shape rule's 2^24 zeros, never read
+  huge.expected = OutcomeKind::kLogicError;
+  EXPECT_DOUBLE_EQ(call_work(huge), kRunUnits + kInvalidReadUnits);
 }
 
 TEST(CallCost, AttributeProducts) {

@@ -190,6 +190,7 @@ class CampaignRun {
       ++result_.generator_failures;
       return kRunUnits;
     }
+    if (aimed_call_) ++result_.aimed_calls[op.name];
     const double work = call_work(call);
     const std::vector<std::string>& backends = backends_for(work, seed);
     CallVerdict verdict = judge_call(registry_, call, backends, std::string(), std::string());

@@ -140,6 +140,9 @@ struct CampaignResult {
   // Each operator's share of the time as the schedule plans it (harness/campaign/call_schedule.h);
   // --profile sets it beside the measured share (op_seconds).
   std::map<std::string, double> planned_share;
+  // Per operator, the calls its aimed arm drew (the draws at the path thresholds): what a path is
+  // judged by (campaign_paths.h, kPathJudgeCalls).
+  std::map<std::string, int64_t> aimed_calls;
   // Where the campaign's wall time went, in seconds (always measured: a few clock reads per
   // backend run; docs/performance.md, "Harness throughput"): "draw" (the generators),
   // "backend:<name>" for the reference and each compared backend (its run_op_outcome),

@@ -79,6 +79,7 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
   if (j.contains("op_seconds")) r.op_seconds = j.at("op_seconds").get<std::map<std::string, double>>();
   r.phase_seconds = j.value("phase_seconds", std::map<std::string, double>{});
   r.planned_share = j.value("planned_share", std::map<std::string, double>{});
+  r.aimed_calls = j.value("aimed_calls", std::map<std::string, int64_t>{});
   r.resume_state = j.value("resume_state", std::string());
   if (j.contains("page_faults")) {
     r.minor_faults = j.at("page_faults").value("minor", int64_t{0});
@@ -139,6 +140,7 @@ void add_job(CampaignResult& m, const CampaignResult& r,
     for (const auto& [backend, cell] : row) add_cell(m.table[op][backend], cell);
   }
   for (const auto& [op, s] : r.op_seconds) m.op_seconds[op] += s;
+  for (const auto& [op, n] : r.aimed_calls) m.aimed_calls[op] += n;
   for (const auto& [phase, s] : r.phase_seconds) m.phase_seconds[phase] += s;
   m.minor_faults += r.minor_faults;
   m.major_faults += r.major_faults;

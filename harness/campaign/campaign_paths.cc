@@ -35,14 +35,18 @@ bool in_scope(const PathInfo& path, const std::string& name, const CampaignResul
   return false;
 }
 
-// The calls backend `name` made of the operators of `path`, together.
+// The aimed calls of the operators of `path` that backend `name` compared, together: every
+// backend runs every aimed call of an operator it implements.
 int64_t calls_of(const PathInfo& path, const std::string& name, const CampaignResult& result) {
   int64_t calls = 0;
   for (const std::string& op : path.ops) {
     const auto row = result.table.find(op);
     if (row == result.table.end()) continue;
     const auto cell = row->second.find(name);
-    if (cell != row->second.end()) calls += cell->second.cases;
+    const auto aimed = result.aimed_calls.find(op);
+    if (cell != row->second.end() && cell->second.cases > 0 && aimed != result.aimed_calls.end()) {
+      calls += aimed->second;
+    }
   }
   return calls;
 }

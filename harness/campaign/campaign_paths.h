@@ -16,10 +16,11 @@
 namespace cvm {
 
 // A declared path is judged (reached, or a failure) only once the operators it serves have made
-// this many calls on the backend, counted together: the count by which the campaign's aimed
-// draws reach every path (docs/paths.md, "Paths judged by calls"), the same on any machine.
-// Fewer calls leave it "too few calls to judge", a warning, never a failure by the clock.
-inline constexpr int64_t kPathJudgeCalls = 150;
+// this many aimed calls (their schedule arms drawn at the thresholds, CampaignResult::aimed_calls)
+// compared on the backend, counted together: the count by which the aimed draws reach every
+// path (docs/paths.md, "Paths judged by calls"), the same on any machine. Fewer leave it "too few
+// calls to judge", a warning, never a failure by the clock.
+inline constexpr int64_t kPathJudgeCalls = 100;
 
 // Counts the paths each run of one call reported; `row` is the call's operator's row of the
 // table before this call is counted (for first_reach).

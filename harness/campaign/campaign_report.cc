@@ -354,6 +354,7 @@ std::string campaign_json(const CampaignResult& result) {
   json["precision_not_compared"] = result.precision_not_compared;
   json["phase_seconds"] = result.phase_seconds;
   json["planned_share"] = result.planned_share;
+  json["aimed_calls"] = result.aimed_calls;
   json["page_faults"] = {{"minor", result.minor_faults}, {"major", result.major_faults}};
   json["cpu_seconds"] = result.cpu_seconds;
   json["run"] = {{"commit", result.commit},

@@ -17,8 +17,11 @@ namespace cvm {
 // result's copy; kRunUnits), one unit per input element read, and one per multiply-add or
 // window tap for the operators that make more than one per element (conv2d, dense, pooling,
 // upsampling, NMS). A call expected to break a rule stops at validation: the fixed cost and its
-// reads only.
+// reads only, at most kInvalidReadUnits.
 double call_work(const Call& call);
+
+// The most a call expected to break a rule is charged for its reads.
+inline constexpr double kInvalidReadUnits = 1 << 16;
 
 // The fixed part of call_work: a run of an empty call costs about as much as reading this many
 // elements (measured on the campaign's cheapest operators, docs/campaign-schedule.md).

@@ -182,6 +182,8 @@ nn_gen::ConvDraw nn_gen::draw_conv() {
     small.in = std::max<int64_t>(2, pick(2, 4));
     d.h = small;
     d.w = small;
+    // Two input channels per group at least: the implicit GEMM, not the direct kernel.
+    d.in_channels = d.groups * std::max<int64_t>(2, d.in_channels / d.groups);
   }
   aim_conv_image(d);
   aim_conv_gemm_tile(d);
