@@ -214,7 +214,8 @@ TEST(ExecBackend, ACampaignSurvivesACrashingWorker) {
   CampaignOptions options;
   options.seconds = 60;
   options.max_cases = 200;
-  options.ops = {"abs", "sum"};
+  // One operator: the crash then has one signature whichever calls the schedule gives it.
+  options.ops = {"abs"};
   options.backends = {name};
   options.seed = 7;
   options.repro_root = dir.string();
