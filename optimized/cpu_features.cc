@@ -6,7 +6,11 @@
 #include <string>
 
 #if defined(__x86_64__) || defined(__i386__)
+#define CVM_X86 1
 #include <cpuid.h>
+#elif defined(__aarch64__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
 #endif
 
 namespace cvm::opt {
@@ -16,12 +20,17 @@ namespace {
 constexpr int kEmulated = 16;
 
 struct Support {
-  bool isa[kIsaCount] = {true, false, false, false};
+  bool isa[kIsaCount] = {true, false, false, false, false};
 };
 
 Support detect() {
   Support s;
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__aarch64__)
+  // The kernel's view (HWCAP_ASIMDDP: SDOT/UDOT), which is also what qemu-aarch64 reports for
+  // the CPU it emulates (QEMU_CPU=cortex-a53 has none).
+  s.isa[static_cast<int>(Isa::kNeonDot)] = (getauxval(AT_HWCAP) & HWCAP_ASIMDDP) != 0;
+#endif
+#ifdef CVM_X86
   __builtin_cpu_init();
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   s.isa[static_cast<int>(Isa::kAvx2)] = avx2;
@@ -76,9 +85,25 @@ const char* isa_name(Isa isa) {
     case Isa::kAvx512Vnni: return "avx512vnni";
     case Isa::kAvxVnni: return "avxvnni";
     case Isa::kAvx2: return "avx2";
+    case Isa::kNeonDot: return "neon-dotprod";
     case Isa::kPortable: break;
   }
   return "portable";
+}
+
+bool isa_built(Isa isa) {
+  switch (isa) {
+    case Isa::kPortable: return true;
+#ifdef CVM_X86
+    case Isa::kAvx2:
+    case Isa::kAvxVnni:
+    case Isa::kAvx512Vnni: return true;
+#elif defined(__aarch64__)
+    case Isa::kNeonDot: return true;
+#endif
+    default: break;
+  }
+  return false;
 }
 
 bool isa_supported(Isa isa) {
@@ -86,7 +111,9 @@ bool isa_supported(Isa isa) {
   return i >= 0 && i < kIsaCount && support().isa[i];
 }
 
-bool isa_has_twin(Isa isa) { return isa == Isa::kAvxVnni || isa == Isa::kAvx512Vnni; }
+bool isa_has_twin(Isa isa) {
+  return isa_built(isa) && (isa == Isa::kAvxVnni || isa == Isa::kAvx512Vnni);
+}
 
 Isa detected_isa() { return best_at_most(kIsaCount - 1); }
 

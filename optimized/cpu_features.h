@@ -1,8 +1,10 @@
 // Run-time choice of the instruction set for the nn kernels (conv2d, dense) and the fused
-// elementwise passes. The binary is built for the baseline x86-64; the AVX2, AVX-VNNI and
-// AVX-512 VNNI kernels are compiled per function with target attributes and chosen here from
-// CPUID. CVMCHECK_ISA=portable|avx2|avxvnni|avx512vnni caps the choice (tests force every path
-// that the machine supports); an unknown value is ignored.
+// elementwise passes. The binary is built for the baseline of its processor (x86-64 or aarch64);
+// the AVX2, AVX-VNNI and AVX-512 VNNI kernels (x86 builds) and the NEON dot-product kernels
+// (aarch64 builds) are compiled per function with target attributes and chosen here from CPUID
+// or, on ARM, the kernel's hardware capabilities (getauxval). CVMCHECK_ISA=portable|avx2|avxvnni|
+// avx512vnni|neon-dotprod caps the choice (tests force every path that the machine supports); an
+// unknown value is ignored.
 //
 // Each x86 ISA's kernels are also compiled a second time against SIMDe (docs/paths.md,
 // "Emulated twins"): the same source without target attributes, which runs on any x86-64 CPU.
@@ -14,15 +16,22 @@ namespace cvm::opt {
 
 // Ranked: a cap picks the best supported ISA at or below it. AVX-VNNI ranks below AVX-512 VNNI
 // although neither implies the other (Ice Lake has AVX-512 VNNI only, Alder Lake AVX-VNNI only).
-enum class Isa { kPortable = 0, kAvx2 = 1, kAvxVnni = 2, kAvx512Vnni = 3 };
-inline constexpr int kIsaCount = 4;
+// The NEON one ranks last: no x86 CPU supports it and no ARM CPU the others, so on either
+// processor a cap still picks among that processor's own ISAs.
+enum class Isa { kPortable = 0, kAvx2 = 1, kAvxVnni = 2, kAvx512Vnni = 3, kNeonDot = 4 };
+inline constexpr int kIsaCount = 5;
 
 const char* isa_name(Isa isa);
+
+// Whether this binary holds `isa`'s kernels: the x86 ISAs in x86 builds, the NEON one in aarch64
+// builds, the portable one everywhere. Variants and declared paths exist for these only.
+bool isa_built(Isa isa);
 
 // Whether this CPU (and OS) runs `isa`'s native kernels.
 bool isa_supported(Isa isa);
 
-// Whether `isa` has an emulated twin (AVX-VNNI and AVX-512 VNNI; AVX2 is the CI machines' own).
+// Whether `isa` has an emulated twin (AVX-VNNI and AVX-512 VNNI in x86 builds; AVX2 is the CI
+// machines' own; the twins are SIMDe's x86 emulation, built on x86 only).
 bool isa_has_twin(Isa isa);
 
 // The best ISA this CPU (and OS) supports, ignoring any cap.

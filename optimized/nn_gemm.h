@@ -144,8 +144,18 @@ enum AvxVnniFault : int {
   kAvxVnniFaultPairOrder = 3,  // vpdpbusd's u8 and s8 operands swapped
 };
 
+// Test-only faults planted in the NEON dot-product micro-kernel (tests/optimized/
+// neon_planted_test.cc proves that a short campaign on an aarch64 CPU, or under qemu-aarch64,
+// catches each); production never sets one.
+enum NeonDotFault : int {
+  kNeonDotNoFault = 0,
+  kNeonDotFaultLane = 1,   // the last lane keeps its accumulator
+  kNeonDotFaultKTail = 2,  // an odd last k-step dropped
+};
+
 // The kernels of `isa` (each ISA's table is in optimized/nn_isa_<isa>.cc), or of its SIMDe twin
-// (optimized/nn_isa_<isa>_simde.cc; the portable ISA has none and ignores `emulated`).
+// (optimized/nn_isa_<isa>_simde.cc; the portable ISA has none and ignores `emulated`). An ISA
+// this binary does not hold (isa_built) gives the portable kernels.
 const NnIsa& nn_isa(Isa isa, bool emulated = false);
 // The kernels of active_isa() and active_isa_emulated(), with the planted fault if any.
 const NnIsa& active_nn_isa();
@@ -155,8 +165,10 @@ const NnIsa& avxvnni_isa(int fault = kAvxVnniNoFault);
 const NnIsa& avxvnni_isa_simde(int fault = kAvxVnniNoFault);
 const NnIsa& vnni_isa();
 const NnIsa& vnni_isa_simde();
+const NnIsa& neon_dot_isa(int fault = kNeonDotNoFault);  // aarch64 builds only
 
-// The AvxVnniFault active_nn_isa() plants (tests only; a dispatch variant sets it per call).
+// The AvxVnniFault or NeonDotFault active_nn_isa() plants in the active ISA's micro-kernel
+// (tests only; a dispatch variant sets it per call).
 int planted_fault();
 void set_planted_fault(int fault);
 

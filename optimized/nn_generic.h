@@ -26,7 +26,7 @@ template <typename T, typename E, int G, bool kShift>
 inline void fill_row_generic(const T* const* src, int64_t stride, int64_t first, int64_t width,
                              int64_t count, void* dst_v) {
   E* dst = static_cast<E*>(dst_v);
-  constexpr E kPad = kShift ? E{128} : E{0};
+  constexpr E kPad = static_cast<E>(kShift ? 128 : 0);
   int64_t lo = 0, hi = 0;
   inside_range(stride, first, width, count, lo, hi);
   for (int64_t j = 0; j < lo * G; ++j) dst[j] = kPad;

@@ -1,5 +1,5 @@
-// The portable path of conv2d and dense (baseline x86-64 or any other target): the direct
-// kernels of nn_generic.h, vectorized by the compiler for the baseline only. Also the table
+// The portable path of conv2d and dense (baseline x86-64, baseline aarch64 or any other
+// target): the direct kernels of nn_generic.h, vectorized by the compiler for the baseline only. Also the table
 // lookup that hands out each ISA's kernels, native or emulated.
 // No target attribute (the baseline) and no GEMM: nn_tile.h's generic wrappers only.
 #define CVM_NN_TARGET
@@ -27,12 +27,18 @@ const NnIsa& portable_isa() {
   return isa;
 }
 
-const NnIsa& nn_isa(Isa isa, bool emulated) {
+// Each processor's build holds its own ISA files only (CMakeLists.txt): the x86 ones include
+// <immintrin.h>, the NEON one <arm_neon.h>.
+const NnIsa& nn_isa(Isa isa, [[maybe_unused]] bool emulated) {
   switch (isa) {
+#if defined(__x86_64__) || defined(__i386__)
     case Isa::kAvx512Vnni: return emulated ? vnni_isa_simde() : vnni_isa();
     case Isa::kAvxVnni: return emulated ? avxvnni_isa_simde() : avxvnni_isa();
     case Isa::kAvx2: return avx2_isa();
-    case Isa::kPortable: break;
+#elif defined(__aarch64__)
+    case Isa::kNeonDot: return neon_dot_isa();
+#endif
+    default: break;
   }
   return portable_isa();
 }
@@ -40,10 +46,14 @@ const NnIsa& nn_isa(Isa isa, bool emulated) {
 const NnIsa& active_nn_isa() {
   const Isa isa = active_isa();
   const bool emulated = active_isa_emulated();
-  const int fault = planted_fault();
+  [[maybe_unused]] const int fault = planted_fault();
+#if defined(__x86_64__) || defined(__i386__)
   if (fault != kAvxVnniNoFault && isa == Isa::kAvxVnni) {
     return emulated ? avxvnni_isa_simde(fault) : avxvnni_isa(fault);
   }
+#elif defined(__aarch64__)
+  if (fault != kNeonDotNoFault && isa == Isa::kNeonDot) return neon_dot_isa(fault);
+#endif
   return nn_isa(isa, emulated);
 }
 

@@ -22,21 +22,36 @@ bool runs_on(On on, Isa isa) {
   switch (on) {
     case On::kAny: return true;
     case On::kPortable: return isa == Isa::kPortable;
+    case On::kBasePass: return isa == Isa::kPortable || isa == Isa::kNeonDot;
     case On::kAvx2: return isa == Isa::kAvx2;
     case On::kAvx2Pass: return isa == Isa::kAvx2 || isa == Isa::kAvxVnni;
     case On::kAvxVnni: return isa == Isa::kAvxVnni;
     case On::kVnni: return isa == Isa::kAvx512Vnni;
+    case On::kNeonDot: return isa == Isa::kNeonDot;
     case On::kGemm: return isa != Isa::kPortable;
   }
   return false;
 }
 
+// The ISA whose variant takes a path of `on` (kAny: every ISA's; kGemm: one of several, the
+// AVX2 or the NEON one).
+Isa owner(On on) {
+  switch (on) {
+    case On::kAny:
+    case On::kPortable:
+    case On::kBasePass: return Isa::kPortable;
+    case On::kVnni: return Isa::kAvx512Vnni;
+    case On::kAvxVnni: return Isa::kAvxVnni;
+    case On::kNeonDot: return Isa::kNeonDot;
+    case On::kGemm: return isa_built(Isa::kNeonDot) ? Isa::kNeonDot : Isa::kAvx2;
+    default: break;
+  }
+  return Isa::kAvx2;
+}
+
 // Why a backend running `picked` never takes a path of another ISA.
 std::string isa_reason(On on, Isa picked) {
-  const Isa need = on == On::kPortable ? Isa::kPortable
-                   : on == On::kVnni    ? Isa::kAvx512Vnni
-                   : on == On::kAvxVnni ? Isa::kAvxVnni
-                                        : Isa::kAvx2;
+  const Isa need = owner(on);
   if (!isa_supported(need)) {
     std::string why = std::string("this CPU lacks ") + isa_name(need) + " (detected: " +
                       isa_name(detected_isa()) + ")";
@@ -115,6 +130,7 @@ void mark_single_threaded(Backend& backend, const std::string& why) {
 void declare(Backend& backend, int forced_isa, bool forced_threads, bool emulated) {
   const Isa picked = forced_isa >= 0 ? static_cast<Isa>(forced_isa) : active_isa();
   for (const Declared& d : kDeclared) {
+    if (!isa_built(owner(d.on))) continue;  // another processor's ISA: not in this binary
     if (forced_isa >= 0 && !runs_on(d.on, picked)) continue;  // another variant's path
     backend.paths.emplace_back(d.id);
     if (!runs_on(d.on, picked)) {

@@ -20,9 +20,14 @@ inline constexpr int64_t kConvRangeChunk = int64_t{1} << 16;  // values per conv
 inline constexpr int64_t kDenseBlockSteps = 1024;  // k-steps per dense B block (x the ISA group)
 inline constexpr int64_t kCopyTileSide = 8;  // both sides of a transposing view copied in tiles
 
-// Which dispatch a path belongs to: a variant forcing one ISA declares only its own.
+// Which dispatch a path belongs to: a variant forcing one ISA declares only its own, and a
+// binary declares only the paths of the ISAs it holds (cpu_features.h: isa_built).
 // kAvx2Pass: the AVX2 elementwise pass, which AVX-VNNI (no wider vectors) runs too.
-enum class On { kAny, kPortable, kAvx2, kAvx2Pass, kAvxVnni, kVnni, kGemm /* not portable */ };
+// kBasePass: the baseline elementwise pass, which NEON runs too (no NEON pass of its own: the
+// aarch64 baseline already has Advanced SIMD, which the compiler vectorizes the loop for).
+enum class On {
+  kAny, kPortable, kBasePass, kAvx2, kAvx2Pass, kAvxVnni, kVnni, kNeonDot, kGemm /* not portable */
+};
 
 // X(constant, id, on, ops, description). ops: canonical names, "family:F" or "*" (every op).
 #define CVMCHECK_OPTIMIZED_PATHS(X)                                                             \
@@ -38,8 +43,8 @@ enum class On { kAny, kPortable, kAvx2, kAvx2Pass, kAvxVnni, kVnni, kGemm /* not
     "an elementwise pass of one 4096-element chunk")                                            \
   X(kFusedChunks, "fused.chunks", kAny, "family:elementwise",                                   \
     "an elementwise pass over several 4096-element chunks")                                     \
-  X(kFusedPortable, "fused.pass.portable", kPortable, "family:elementwise,family:broadcast",                   \
-    "the baseline elementwise pass")                                                            \
+  X(kFusedPortable, "fused.pass.portable", kBasePass, "family:elementwise,family:broadcast",   \
+    "the baseline elementwise pass (portable and NEON)")                                        \
   X(kFusedAvx2, "fused.pass.avx2", kAvx2Pass, "family:elementwise,family:broadcast",            \
     "the AVX2 pass (AVX2 and AVX-VNNI)")                                                        \
   X(kFusedAvx512, "fused.pass.avx512", kVnni, "family:elementwise,family:broadcast",                        \
@@ -60,6 +65,8 @@ enum class On { kAny, kPortable, kAvx2, kAvx2Pass, kAvxVnni, kVnni, kGemm /* not
   X(kConvGemmAvxVnni, "conv2d.gemm.avxvnni", kAvxVnni, "conv2d",                               \
     "implicit GEMM on AVX-VNNI (u8, 256-bit)")                                                  \
   X(kConvGemmVnni, "conv2d.gemm.vnni", kVnni, "conv2d", "implicit GEMM on AVX-512 VNNI (u8)")   \
+  X(kConvGemmNeonDot, "conv2d.gemm.neon_dotprod", kNeonDot, "conv2d",                          \
+    "implicit GEMM on NEON SDOT (s8, 128-bit)")                                                 \
   X(kConvDirect, "conv2d.direct", kAny, "conv2d", "the direct kernel")                          \
   X(kConvDeclined, "conv2d.gemm_declined", kGemm, "conv2d",                                     \
     "a GEMM ISA sends the call to the direct kernel (one channel per group, or buffers out of " \
@@ -82,6 +89,8 @@ enum class On { kAny, kPortable, kAvx2, kAvx2Pass, kAvxVnni, kVnni, kGemm /* not
   X(kDenseGemmAvxVnni, "dense.gemm.avxvnni", kAvxVnni, "dense",                                \
     "packed GEMM on AVX-VNNI (u8 x s8, 256-bit)")                                               \
   X(kDenseGemmVnni, "dense.gemm.vnni", kVnni, "dense", "packed GEMM on AVX-512 VNNI (u8 x s8)") \
+  X(kDenseGemmNeonDot, "dense.gemm.neon_dotprod", kNeonDot, "dense",                            \
+    "packed GEMM on NEON SDOT (s8 x s8, 128-bit)")                                              \
   X(kDenseDirect, "dense.direct", kPortable, "dense", "direct dot products")                    \
   X(kDenseKBlocks, "dense.gemm.kblocks", kGemm, "dense", "a depth of two or more k-blocks")     \
   X(kDenseRowChunks, "dense.gemm.row_chunks", kGemm, "dense",                                   \

@@ -75,6 +75,10 @@ Backend make_planted_avxvnni_variant(const Backend& optimized, const std::string
               Dispatch{static_cast<int>(Isa::kAvxVnni), 2, -1, true, fault});
 }
 
+Backend make_planted_neon_variant(const Backend& optimized, const std::string& name, int fault) {
+  return wrap(optimized, name, Dispatch{static_cast<int>(Isa::kNeonDot), 2, -1, false, fault});
+}
+
 std::vector<Backend> make_variant_backends(const Backend& optimized) {
   std::vector<Backend> variants;
   // Each ISA on a team of two above the default work threshold, whatever the process's own
@@ -82,7 +86,9 @@ std::vector<Backend> make_variant_backends(const Backend& optimized) {
   // ranges of an ISA other than the CPUID pick run too (optimized@3 takes only the pick's).
   // An ISA with an emulated twin registers it next to the native variant: where the CPU lacks
   // the ISA the twin still runs its kernel source, and where it has it both run side by side.
-  for (Isa isa : {Isa::kAvx512Vnni, Isa::kAvxVnni, Isa::kAvx2, Isa::kPortable}) {
+  // Only the ISAs this binary holds: an x86 build has no NEON variant, an aarch64 build no x86.
+  for (Isa isa : {Isa::kAvx512Vnni, Isa::kAvxVnni, Isa::kAvx2, Isa::kNeonDot, Isa::kPortable}) {
+    if (!isa_built(isa)) continue;
     const std::string name = std::string("optimized/") + isa_name(isa);
     Backend b = wrap(optimized, name, Dispatch{static_cast<int>(isa), 2, -1});
     if (!isa_supported(isa)) {
