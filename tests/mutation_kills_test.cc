@@ -18,6 +18,7 @@
 #include "cvmcheck/registry.h"
 #include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
+#include "support/isas.h"
 
 namespace cvm {
 namespace {
@@ -145,31 +146,10 @@ TEST(MutationKillsRelu, SeveralChunksOnSeveralThreads) {
 
 // --- nn: the value checks fused into the GEMM packing -------------------------------------------
 
-// The ISA paths this machine can run (as tests/optimized/nn_paths_test.cc).
-std::vector<opt::Isa> machine_isas() {
-  std::vector<opt::Isa> isas = {opt::Isa::kPortable};
-  for (opt::Isa isa : {opt::Isa::kAvx2, opt::Isa::kAvxVnni, opt::Isa::kAvx512Vnni}) {
-    if (opt::isa_supported(isa)) isas.push_back(isa);
-  }
-  return isas;
-}
-
-// An ISA's native kernels or its emulated twin (optimized/isa_twin.h).
-struct IsaRun {
-  opt::Isa isa;
-  bool emulated;
-  std::string name() const {
-    return std::string(opt::isa_name(isa)) + (emulated ? "~simde" : "");
-  }
-};
-
-// The native paths this machine runs, then the emulated twins (any x86-64 machine runs them).
-std::vector<IsaRun> isa_runs() {
-  std::vector<IsaRun> runs;
-  for (opt::Isa isa : machine_isas()) runs.push_back({isa, false});
-  for (opt::Isa isa : {opt::Isa::kAvxVnni, opt::Isa::kAvx512Vnni}) runs.push_back({isa, true});
-  return runs;
-}
+// The ISA paths this machine can run, then the emulated twins (support/isas.h).
+using testing::isa_runs;
+using testing::IsaRun;
+using testing::machine_isas;
 
 // Every position of input `which`, in turn, holds alpha(p) + 1 or -alpha(p) - 1 (the other values
 // are valid): the reference gives logic_error, and so must the optimized backend on every ISA.
@@ -359,7 +339,8 @@ TEST(MutationKillsDispatch, IsaCapSelectsEachSupportedPath) {
     opt::set_isa_cap(isa);
     EXPECT_EQ(opt::active_isa(), isa) << opt::isa_name(isa);
   }
-  opt::set_isa_cap(opt::Isa::kAvx512Vnni);
+  // The highest-ranked cap (AVX-512 VNNI in x86 builds, NEON dot product in aarch64 ones).
+  opt::set_isa_cap(static_cast<opt::Isa>(opt::kIsaCount - 1));
   EXPECT_EQ(opt::active_isa(), opt::detected_isa()) << "a cap above the CPU gives the CPU's best";
   opt::clear_isa_cap();
   EXPECT_EQ(opt::active_isa(), opt::detected_isa());

@@ -36,13 +36,15 @@ BadValue find_bad_value(const Call& call) {
   return {};
 }
 
-// The backends whose reported paths classify a draw: each GEMM ISA this CPU runs, and the
-// CPUID pick with its default team (the kernels say which path a call took: no threshold is
-// copied here).
+// The backends whose reported paths classify a draw: each GEMM ISA this CPU runs (of those this
+// binary holds: x86 or ARM), and the CPUID pick with its default team (the kernels say which
+// path a call took: no threshold is copied here).
 std::vector<std::string> gemm_backends() {
   std::vector<std::string> names;
-  for (const char* name : {"optimized/avx512vnni", "optimized/avx2", "optimized"}) {
-    if (registry().find_backend(name)->available) names.push_back(name);
+  for (const char* name :
+       {"optimized/avx512vnni", "optimized/avx2", "optimized/neon-dotprod", "optimized"}) {
+    const Backend* b = registry().find_backend(name);
+    if (b != nullptr && b->available) names.push_back(name);
   }
   return names;
 }

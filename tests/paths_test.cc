@@ -9,9 +9,11 @@
 #include "cvmcheck/paths.h"
 #include "harness/campaign/campaign.h"
 #include "harness/campaign/campaign_paths.h"
+#include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
 #include "optimized/paths.h"
 #include "registry/registry.h"
+#include "support/isas.h"
 
 namespace cvm {
 namespace {
@@ -19,6 +21,7 @@ namespace {
 const std::set<std::string> kPathBackends = {
     "optimized",          "optimized/avx512vnni", "optimized/avx512vnni~simde",
     "optimized/avxvnni",  "optimized/avxvnni~simde", "optimized/avx2",
+    "optimized/neon-dotprod",
     "optimized/portable", "optimized@3",          "cuda-host",
     "cuda-host@tile",     "cuda-host@warp",       "cuda-host@split",
     "cuda-host@nms8",     "cuda-host/simple"};
@@ -133,13 +136,13 @@ void expect_every_path_reached(
 // few of them in 20,000 calls of every operator (ConvolutionsAloneReachEveryConvolutionPath
 // reaches them).
 // A path left unjudged for too few calls of its operators fails here too. The emulated twins
-// take the AVX-VNNI and AVX-512 VNNI paths on any x86-64 machine.
+// take the AVX-VNNI and AVX-512 VNNI paths on any x86-64 machine (support/isas.h: the ISA
+// variants of this binary, x86 or ARM).
 TEST(KernelPaths, AFixedCampaignReachesEveryReachablePath) {
-  const std::set<std::string> backends = {
-      "optimized@3",       "optimized/avx2",          "optimized/portable",
-      "optimized/avxvnni~simde", "optimized/avx512vnni~simde", "cuda-host",
-      "cuda-host@tile",    "cuda-host@warp",          "cuda-host@split",
-      "cuda-host@nms8",    "cuda-host/simple"};
+  std::set<std::string> backends = {"optimized@3",    "cuda-host",      "cuda-host@tile",
+                                    "cuda-host@warp", "cuda-host@split", "cuda-host@nms8",
+                                    "cuda-host/simple"};
+  for (const std::string& name : testing::isa_path_backends()) backends.insert(name);
   CampaignOptions o;
   o.seconds = 600;
   o.max_cases = 20000;
@@ -173,7 +176,10 @@ TEST(KernelPaths, ConvolutionsAloneReachEveryConvolutionPath) {
   o.seed = 5;
   o.shrink_seconds = 0;
   o.ops = {"conv2d"};
-  o.backends = {"optimized@3", "optimized/avx2", "optimized/portable", "cuda-host",
+  // The GEMM ISA every machine of its processor runs: AVX2 on x86, the NEON one on ARM.
+  const char* gemm =
+      opt::isa_built(opt::Isa::kNeonDot) ? "optimized/neon-dotprod" : "optimized/avx2";
+  o.backends = {"optimized@3", gemm, "optimized/portable", "cuda-host",
                 "cuda-host@tile", "cuda-host/simple"};
   const CampaignResult r = run_campaign(registry(), o);
   EXPECT_EQ(r.mismatches, 0);

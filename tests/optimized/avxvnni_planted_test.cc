@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/campaign/campaign.h"
+#include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
 #include "optimized/nn_gemm.h"
 #include "registry/registry.h"
@@ -45,6 +46,7 @@ int64_t mismatches_with(int fault) {
 }
 
 TEST(AvxVnniPlanted, WithoutAFaultTheCampaignFindsNothing) {
+  if (!opt::isa_has_twin(opt::Isa::kAvxVnni)) GTEST_SKIP() << "no emulated twins (not x86)";
   EXPECT_EQ(mismatches_with(opt::nn::kAvxVnniNoFault), 0);
 }
 
@@ -56,6 +58,7 @@ struct Planted {
 class AvxVnniPlantedFault : public ::testing::TestWithParam<Planted> {};
 
 TEST_P(AvxVnniPlantedFault, TheTwinsCampaignCatchesIt) {
+  if (!opt::isa_has_twin(opt::Isa::kAvxVnni)) GTEST_SKIP() << "no emulated twins (not x86)";
   EXPECT_GT(mismatches_with(GetParam().fault), 0) << GetParam().what;
 }
 

@@ -17,6 +17,7 @@
 #include "optimized/cpu_features.h"
 #include "optimized/fused_pass.h"
 #include "optimized/kernels.h"
+#include "support/isas.h"
 
 namespace cvm {
 namespace {
@@ -51,20 +52,8 @@ std::string describe(const std::string& op, const nlohmann::json& attrs,
 }
 
 // The instruction sets this CPU runs, the portable loop first, then the emulated twins.
-struct IsaRun {
-  opt::Isa isa;
-  bool emulated;
-};
-std::vector<IsaRun> isas() {
-  std::vector<IsaRun> list;
-  for (opt::Isa isa : {opt::Isa::kPortable, opt::Isa::kAvx2, opt::Isa::kAvxVnni,
-                       opt::Isa::kAvx512Vnni}) {
-    if (opt::isa_supported(isa)) list.push_back({isa, false});
-  }
-  list.push_back({opt::Isa::kAvxVnni, true});
-  list.push_back({opt::Isa::kAvx512Vnni, true});
-  return list;
-}
+std::vector<testing::IsaRun> isas() { return testing::isa_runs(); }
+using testing::IsaRun;
 
 // The reference once; the optimized backend on 1 and 2 threads and on every instruction set
 // must give the same outcome kind and, when ok, the same bytes.

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -16,10 +18,22 @@
 namespace cvm {
 namespace {
 
+// The variants of the ISAs this binary holds: the x86 ones (and the twins) in an x86 build, the
+// NEON one in an aarch64 build; never another processor's.
 TEST(DispatchVariants, EveryIsaAndAThreadVariantIsRegistered) {
-  for (const char* name : {"optimized/avx512vnni", "optimized/avx512vnni~simde",
-                           "optimized/avxvnni", "optimized/avxvnni~simde", "optimized/avx2",
-                           "optimized/portable", "optimized@3"}) {
+  std::vector<std::string> names = {"optimized@3"};
+  for (opt::Isa isa : {opt::Isa::kAvx512Vnni, opt::Isa::kAvxVnni, opt::Isa::kAvx2,
+                       opt::Isa::kNeonDot, opt::Isa::kPortable}) {
+    const std::string name = std::string("optimized/") + opt::isa_name(isa);
+    if (!opt::isa_built(isa)) {
+      EXPECT_EQ(registry().find_backend(name), nullptr) << name;
+      continue;
+    }
+    names.push_back(name);
+    if (opt::isa_has_twin(isa)) names.push_back(name + "~simde");
+  }
+  EXPECT_EQ(opt::isa_built(opt::Isa::kAvx2), !opt::isa_built(opt::Isa::kNeonDot));
+  for (const std::string& name : names) {
     const Backend* b = registry().find_backend(name);
     ASSERT_NE(b, nullptr) << name;
     EXPECT_EQ(b->variant_of, "optimized");
@@ -29,6 +43,7 @@ TEST(DispatchVariants, EveryIsaAndAThreadVariantIsRegistered) {
   EXPECT_TRUE(registry().find_backend(std::string("optimized/") + opt::isa_name(best))->available);
   EXPECT_TRUE(registry().find_backend("optimized/portable")->available);
   for (opt::Isa isa : {opt::Isa::kAvxVnni, opt::Isa::kAvx512Vnni}) {
+    if (!opt::isa_has_twin(isa)) continue;  // not an x86 build
     const std::string name = std::string("optimized/") + opt::isa_name(isa);
     const Backend* native = registry().find_backend(name);
     EXPECT_EQ(native->available, opt::isa_supported(isa)) << name;
@@ -46,6 +61,7 @@ TEST(DispatchVariants, EveryIsaAndAThreadVariantIsRegistered) {
 // A call on a twin runs the emulated kernels (their path is the ISA's) and restores the
 // dispatch.
 TEST(DispatchVariants, ATwinRunsItsIsaPathAndRestoresTheDispatch) {
+  if (!opt::isa_has_twin(opt::Isa::kAvxVnni)) GTEST_SKIP() << "no emulated twins (not x86)";
   const int cap = opt::isa_cap_state();
   const Tensor x = Tensor::from_values({2, 8}, std::vector<int32_t>(16, 3), 8);
   const Tensor w = Tensor::from_values({24, 8}, std::vector<int32_t>(192, -2), 8);
@@ -59,6 +75,22 @@ TEST(DispatchVariants, ATwinRunsItsIsaPathAndRestoresTheDispatch) {
     EXPECT_NE(std::find(got.paths.begin(), got.paths.end(), path), got.paths.end()) << name;
     EXPECT_EQ(opt::isa_cap_state(), cap) << name;
   }
+}
+
+// optimized/neon-dotprod runs the SDOT kernels (their path) and restores the dispatch; on an
+// aarch64 CPU with the dot product, or under qemu-aarch64 (ci/arm64.sh).
+TEST(DispatchVariants, TheNeonVariantRunsItsPathAndRestoresTheDispatch) {
+  if (!opt::isa_supported(opt::Isa::kNeonDot)) GTEST_SKIP() << "no NEON dot product here";
+  const int cap = opt::isa_cap_state();
+  const Tensor x = Tensor::from_values({2, 8}, std::vector<int32_t>(16, 3), 8);
+  const Tensor w = Tensor::from_values({24, 8}, std::vector<int32_t>(192, -2), 8);
+  const nlohmann::json attrs{{"units", "24"}, {"use_bias", "False"}};
+  const Outcome got = run_op_outcome(registry(), "optimized/neon-dotprod", "dense", attrs, {x, w});
+  ASSERT_EQ(got.kind, OutcomeKind::kOk) << got.message;
+  EXPECT_EQ(got.outputs[0].get(0), -48);
+  EXPECT_NE(std::find(got.paths.begin(), got.paths.end(), "dense.gemm.neon_dotprod"),
+            got.paths.end());
+  EXPECT_EQ(opt::isa_cap_state(), cap);
 }
 
 TEST(DispatchVariants, ACallLeavesTheDispatchAsItFoundIt) {

@@ -77,6 +77,7 @@ std::vector<PathRow> nn_and_copy_rows() {
     {"conv2d.gemm.avx2", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
     {"conv2d.gemm.vnni", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
     {"conv2d.gemm.avxvnni", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
+    {"conv2d.gemm.neon_dotprod", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
     // Where the dispatch is portable (the variant, or CVMCHECK_ISA=portable on the base).
     {"conv2d.direct", "?dense.direct", CALL(conv({})), nullptr, kNoGemm},
     {"conv2d.direct", "", CALL(conv({.in_channels = 1})), CALL(conv({}))},
@@ -104,6 +105,7 @@ std::vector<PathRow> nn_and_copy_rows() {
     {"dense.gemm.avx2", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
     {"dense.gemm.vnni", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
     {"dense.gemm.avxvnni", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
+    {"dense.gemm.neon_dotprod", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
     {"dense.direct", "", CALL(dense(1, 1, 1)), nullptr, kNoGemm},
     {"dense.gemm.kblocks", "", CALL(dense(1, s["dense.kblock"] + 1, 1)),
      CALL(dense(1, s["dense.kblock"], 1))},
