@@ -11,6 +11,8 @@
 #      by playwright-core; docs/report.md), about 10 s;
 #   2. a fixed sample of kernel mutants (ci/mutation-sample.sh), each of which the cheap harness
 #      modes must kill;
+#   2b. the aarch64 cross build's nn unit tests and a 20-s campaign of conv2d and dense under
+#      qemu-aarch64 (ci/arm64.sh --smoke: the NEON kernels, their paths and planted faults);
 #   3. the same tests under ASan + UBSan (clang), where any sanitizer report fails (the test
 #      binary directly, shuffled, and ctest for the script tests);
 #   4. the libFuzzer smoke run over every target, and the proof that it finds each planted bug,
@@ -46,6 +48,10 @@ stamp
 
 echo "== mutation sample: a fixed set of kernel mutants must each be killed"
 bash ci/mutation-sample.sh
+stamp
+
+echo "== ARM64 smoke: the aarch64 cross build's nn tests and a campaign under qemu-aarch64"
+bash ci/arm64.sh --smoke
 stamp
 
 echo "== ASan + UBSan build and tests"
