@@ -68,6 +68,11 @@ sed -n '/^## Harness throughput$/,$p' docs/performance.md > "$out/harness-sectio
   echo "figures, kept by ci/bench.sh). Times are wall-clock medians of ${REPETITIONS:-5} repetitions"
   echo "of at least ${MIN_TIME:-0.2} s each."
   echo
+  echo "No ARM figures: the aarch64 build's NEON kernels (\`optimized/neon-dotprod\`) run here only"
+  echo "under qemu-aarch64 (\`ci/arm64.sh\`), whose speed says nothing of an ARM CPU's, so emulated"
+  echo "code is never timed (nor are the SIMDe twins). ARM figures need this script run on an aarch64"
+  echo "machine."
+  echo
   echo "| | |"
   echo "|---|---|"
   echo "| CPU | $cpu ($cores logical CPUs) |"
