@@ -34,7 +34,6 @@ using nn::Tile;
 
 struct Plan {
   int64_t g = 0, lanes = 0, mr = 0, nv = 0, nr = 0, eb = 0;
-  bool shift = false;                     // data stored + 128 (the VNNI paths' u8)
   int64_t cg = 0;                         // channel groups of G per conv group
   std::vector<int64_t> slot_r, slot_c;    // per ki / kj: phase slot
   std::vector<int64_t> phase_r, phase_c;  // per slot: the phase (row / column mod stride)
@@ -72,7 +71,6 @@ bool make_plan(const infer::Conv2dInference& c, const NnIsa& isa, Plan& p) {
   p.nv = isa.conv_nv;
   p.nr = p.nv * p.lanes;
   p.eb = isa.elem_bytes;
-  p.shift = isa.shift;
   p.cg = (c.in_per_group + p.g - 1) / p.g;
   // The kernel taps (<= W's element count) are enumerated once.
   phases(c.kernel_h, c.dilation_h, c.stride_h, p.slot_r, p.phase_r, p.off_r);
@@ -192,7 +190,7 @@ void fill_planes(const infer::Conv2dInference& c, const Plan& p, nn::FillRowFn<T
   const int64_t nc = static_cast<int64_t>(p.phase_c.size());
   const int64_t planes = c.groups * p.planes_per_group;
   const int64_t pixel_bytes = p.g * p.eb;
-  const int pad = p.shift ? 128 : 0;  // shifted zero (u8), or int16 or s8 (NEON) zero
+  const int pad = p.eb == 1 ? 128 : 0;  // shifted zero (u8) or int16 zero
 #pragma omp parallel for num_threads(team) schedule(static)
   for (int64_t row = 0; row < planes * p.hps; ++row) {
     const int64_t pl = row / p.hps, i = row % p.hps;
@@ -382,8 +380,7 @@ std::vector<Tensor> conv2d(const OpContext& ctx) {
   if (make_plan(c, isa, p)) {
     path::hit(isa.isa == Isa::kAvx512Vnni ? path::kConvGemmVnni
               : isa.isa == Isa::kAvxVnni  ? path::kConvGemmAvxVnni
-              : isa.isa == Isa::kNeonDot  ? path::kConvGemmNeonDot
-                                          : path::kConvGemmAvx2);
+              : isa.isa == Isa::kNeonDot  ? path::kConvGemmNeonDot : path::kConvGemmAvx2);
     path::hit_if(p.panels >= 2, path::kConvPanels);
     if (ctx.inputs[0].dtype() == DType::kInt8) {
       run_gemm<int8_t>(c, p, isa, ctx, y, team);

@@ -54,8 +54,7 @@ Ranges run_gemm(const infer::DenseInference& d, const NnIsa& isa, const T* x, co
   const int64_t panels_per_chunk = (row_panels + chunks - 1) / chunks;
   path::hit(isa.isa == Isa::kAvx512Vnni ? path::kDenseGemmVnni
             : isa.isa == Isa::kAvxVnni  ? path::kDenseGemmAvxVnni
-            : isa.isa == Isa::kNeonDot  ? path::kDenseGemmNeonDot
-                                        : path::kDenseGemmAvx2);
+            : isa.isa == Isa::kNeonDot  ? path::kDenseGemmNeonDot : path::kDenseGemmAvx2);
   path::hit_if(kblocks > 1, path::kDenseKBlocks);
   path::hit_if(chunks > 1, path::kDenseRowChunks);
   path::hit_if(d.rows % mr != 0, path::kDensePartialPanel);
