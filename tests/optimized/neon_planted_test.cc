@@ -17,7 +17,7 @@
 namespace cvm {
 namespace {
 
-// A campaign (1,500 valid calls of dense and conv2d at most, a fixed seed; the time cap only
+// A campaign (800 valid calls of dense and conv2d at most, a fixed seed; the time cap only
 // bounds a slow emulator) with `fault` planted: its mismatching calls. Fails the test when the
 // backend computed under 100 calls (too few to judge).
 int64_t mismatches_with(int fault) {
@@ -29,7 +29,7 @@ int64_t mismatches_with(int fault) {
   r.add_backend(std::move(planted));
   CampaignOptions o;
   o.seconds = 120;
-  o.max_cases = 1500;
+  o.max_cases = 800;
   o.seed = 55;
   o.shrink_seconds = 0;
   o.max_repros = 0;
