@@ -16,6 +16,7 @@ FILE_PATHS = {
     "optimized/nn_isa_vnni.cc": ["conv2d.gemm.vnni", "dense.gemm.vnni"],
     "optimized/nn_isa_avxvnni.cc": ["conv2d.gemm.avxvnni", "dense.gemm.avxvnni"],
     "optimized/nn_isa_avx2.cc": ["conv2d.gemm.avx2", "dense.gemm.avx2"],
+    "optimized/nn_isa_neon_dot.cc": ["conv2d.gemm.neon_dotprod", "dense.gemm.neon_dotprod"],
     "optimized/nn_isa_portable.cc": ["dense.direct", "conv2d.direct"],
     "optimized/nn_tile.h": ["conv2d.gemm.avx2", "conv2d.gemm.avxvnni", "conv2d.gemm.vnni",
                             "dense.gemm.avx2", "dense.gemm.avxvnni", "dense.gemm.vnni"],
