@@ -18,3 +18,11 @@ set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64;-L;/usr/aarch64-linux-gnu)
 # return /usr/lib/x86_64-linux-gnu ones, which link fails on.
 set(CMAKE_IGNORE_PATH /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu)
 set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
+# Static executables: under qemu-aarch64 7.2 (Debian 12) a dynamically linked aarch64 program
+# hangs as it starts its first thread (std::thread or OpenMP alike; the static one runs), so every
+# library is taken as its archive (libcrypto.a, libsqlite3.a, libgomp.a ...).
+# CMake's Linux platform file sets the suffixes again after this file: aarch64-static.cmake
+# sets them once project() has run.
+set(CMAKE_PROJECT_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/aarch64-static.cmake)
+set(OPENSSL_USE_STATIC_LIBS TRUE)
+set(CMAKE_EXE_LINKER_FLAGS_INIT -static)
