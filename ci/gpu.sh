@@ -2,7 +2,7 @@
 # The GPU job (docs/cuda.md). Two ways to run it:
 #   ci/gpu.sh [--seconds N] [--out DIR]
 #       builds the bundle here (ci/gpu-bundle.sh: needs this checkout, apt and nvcc), then runs it;
-#   bash BUNDLE/gpu.sh --bundle BUNDLE [--seconds N] [--limit S] [--out DIR]
+#   bash BUNDLE/gpu.sh --bundle BUNDLE [--seconds N] [--original-seconds N] [--limit S] [--out DIR]
 #       runs a bundle made elsewhere, with no build and no package manager: a bare GPU machine
 #       with the NVIDIA driver and the CUDA toolkit is enough.
 # The run: `cvmcheck ops` (cuda must be available), every test of the test binary (sharded over
@@ -12,14 +12,15 @@
 # memcheck, racecheck, initcheck and synccheck over the device tests and golden verify, then the
 # CUDA benchmark alone on the device (JSON). With the original runtime's GPU worker in the bundle
 # (ci/gpu-bundle.sh packs it when built): golden verify of it, a campaign of it against the
-# reference (--seconds) with its known-difference lists, and memcheck over its golden verify.
-# Reports go to --out (default reports/gpu), a
-# summary table last. --limit: seconds each step may take (default 600) before it counts as
+# reference (--original-seconds, default --seconds) with its known-difference lists, and
+# memcheck over its golden verify. Reports go to --out (default reports/gpu), a summary table
+# last. --limit: seconds each step may take (default 600) before it counts as
 # timed out.
 # Exit status: 0 all passed; 1 something failed; 3 no CUDA device (nothing was checked: a GPU
 # job that checked nothing must not pass); 64 bad arguments.
 set -euo pipefail
 seconds=120
+original_seconds=""
 limit=600
 out=reports/gpu
 bundle=""
@@ -28,8 +29,9 @@ while [ $# -gt 0 ]; do
     --bundle) bundle="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
+    --original-seconds) original_seconds="$2"; shift 2 ;;
     --limit) limit="$2"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "ci/gpu.sh: unknown argument '$1' (try --help)" >&2; exit 64 ;;
   esac
 done
@@ -40,6 +42,7 @@ if [ -z "$bundle" ]; then
 fi
 
 bundle=$(cd "$bundle" && pwd)
+original_seconds="${original_seconds:-$seconds}"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/cvmcheck-gpu.XXXXXX")
@@ -133,8 +136,8 @@ if [ -x "$original" ]; then
   def=(--backend-def "cvm-runtime-gpu=$original --device gpu")
   step cvm-runtime-golden limited "$cvm" golden verify golden --call-timeout 20 "${def[@]}" \
     --backend cvm-runtime-gpu --xfail "$lists/known-differences.txt" --xfail "$lists/known-gpu.txt" &
-  step cvm-runtime-campaign timeout --kill-after=10 $((seconds + 120)) "$cvm" campaign \
-    --seconds "$seconds" --call-timeout 20 --quiet --report "$out/cvm-runtime-campaign" "${def[@]}" \
+  step cvm-runtime-campaign timeout --kill-after=10 $((original_seconds + 120)) "$cvm" campaign \
+    --seconds "$original_seconds" --call-timeout 20 --quiet --report "$out/cvm-runtime-campaign" "${def[@]}" \
     --backends cvm-runtime-gpu --xfail-for "cvm-runtime-gpu=$lists/known-differences.txt" \
     --xfail-for "cvm-runtime-gpu=$lists/known-gpu.txt" &
   if command -v compute-sanitizer >/dev/null; then
