@@ -100,6 +100,8 @@ std::vector<PathThreshold> thresholds(Isa isa, bool emulated) {
                              "output channels of one panel"));
     list.push_back(threshold("conv2d.lanes", "conv2d", "out_width", t.lanes,
                              "output pixels of one vector"));
+    list.push_back(threshold("conv2d.pixel_block", "conv2d", "output_pixels",
+                             t.conv_nv * t.lanes, "output pixels of one task's block"));
   }
   return list;
 }

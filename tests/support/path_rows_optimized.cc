@@ -93,10 +93,12 @@ std::vector<PathRow> nn_and_copy_rows() {
      CALL(conv({.channels = 2 * s["conv2d.row_panel"]}))},
     {"conv2d.gemm.panels", "", CALL(conv({.channels = s["conv2d.row_panel"] + 1})),
      CALL(conv({.channels = s["conv2d.row_panel"]}))},
-    // A 16 x 16 image has enough pixel blocks for every team here to take both panels in
-    // one task; a 4 x 8 one has so few that the panels split into ranges.
-    {"conv2d.gemm.panels_per_task", "", CALL(conv(panels(s["conv2d.row_panel"] + 1, 16, 16))),
-     CALL(conv(panels(s["conv2d.row_panel"], 16, 16)))},
+    // An image of 1024 pixel blocks gives every team of up to 256 threads four blocks a thread
+    // (optimized/conv2d.cc), so each task takes both panels whatever the ISA's block; a 4 x 8
+    // one has so few that the panels split into ranges.
+    {"conv2d.gemm.panels_per_task", "",
+     CALL(conv(panels(s["conv2d.row_panel"] + 1, 256, 4 * s["conv2d.pixel_block"]))),
+     CALL(conv(panels(s["conv2d.row_panel"], 256, 4 * s["conv2d.pixel_block"])))},
     {"conv2d.gemm.panel_ranges", "", CALL(conv(panels(s["conv2d.row_panel"] + 1, 4, 8))),
      CALL(conv(panels(s["conv2d.row_panel"], 4, 8)))},
     {"conv2d.value_range.chunks", "", CALL(conv(row(s["conv2d.range_chunk"] + 1))),
