@@ -21,12 +21,12 @@ inline void inside_range(int64_t stride, int64_t first, int64_t width, int64_t c
   hi = std::clamp(hi, lo, count);
 }
 
-// E: packed element (uint8_t with kShift: x + 128; int16_t otherwise), G per pixel.
-template <typename T, typename E, int G, bool kShift>
+// E: packed element (uint8_t with kShift: x + kAdd; int16_t otherwise), G per pixel.
+template <typename T, typename E, int G, bool kShift, int kAdd = 128>
 inline void fill_row_generic(const T* const* src, int64_t stride, int64_t first, int64_t width,
                              int64_t count, void* dst_v) {
   E* dst = static_cast<E*>(dst_v);
-  constexpr E kPad = kShift ? E{128} : E{0};
+  constexpr E kPad = kShift ? E{kAdd} : E{0};
   int64_t lo = 0, hi = 0;
   inside_range(stride, first, width, count, lo, hi);
   for (int64_t j = 0; j < lo * G; ++j) dst[j] = kPad;
@@ -37,11 +37,11 @@ inline void fill_row_generic(const T* const* src, int64_t stride, int64_t first,
       for (int64_t j = lo; j < hi; ++j) dst[j * G + s] = kPad;
     } else if (stride == 1) {
       for (int64_t j = lo; j < hi; ++j) {
-        dst[j * G + s] = static_cast<E>(row[first + j] + (kShift ? 128 : 0));
+        dst[j * G + s] = static_cast<E>(row[first + j] + (kShift ? kAdd : 0));
       }
     } else {
       for (int64_t j = lo; j < hi; ++j) {
-        dst[j * G + s] = static_cast<E>(row[first + j * stride] + (kShift ? 128 : 0));
+        dst[j * G + s] = static_cast<E>(row[first + j * stride] + (kShift ? kAdd : 0));
       }
     }
   }
@@ -51,8 +51,9 @@ inline void fill_row_generic(const T* const* src, int64_t stride, int64_t first,
 // from u_first on.
 // Values are not validated yet (range collects them), so sums wrap in uint32 and narrowing
 // casts are modular: garbage in, no undefined behaviour.
-// kFlip stores int8 values with the sign bit flipped: x + 128 as u8 (the VNNI data operand).
-template <typename T, typename E, int G, bool kFlip = false>
+// kFlip stores int8 values with the sign bit flipped: x + 128 as u8 (the VNNI data operand);
+// kAdd (with kFlip false) stores x + kAdd, in uint32 so that garbage cannot overflow.
+template <typename T, typename E, int G, bool kFlip = false, int kAdd = 0>
 inline void pack_b_generic(const T* w, int64_t ld, int64_t units, int64_t valid, int64_t kc,
                            int64_t nr, void* dst_v, int32_t* colsum, int32_t* range,
                            int64_t u_first = 0) {
@@ -74,6 +75,8 @@ inline void pack_b_generic(const T* w, int64_t ld, int64_t units, int64_t valid,
         const int32_t v = k < valid ? int32_t{row[k]} : 0;
         if constexpr (kFlip) {
           dst[(t * nr + u) * G + s] = static_cast<E>(static_cast<uint8_t>(v) ^ 0x80u);
+        } else if constexpr (kAdd != 0) {
+          dst[(t * nr + u) * G + s] = static_cast<E>(static_cast<uint32_t>(v) + kAdd);
         } else {
           dst[(t * nr + u) * G + s] = static_cast<E>(v);
         }

@@ -101,10 +101,33 @@ std::vector<PathThreshold> thresholds(Isa isa, bool emulated) {
     list.push_back(threshold("conv2d.lanes", "conv2d", "out_width", t.lanes,
                              "output pixels of one vector"));
   }
+  if (t.gemm) {
+    list.push_back(threshold("dense.gemv_rows", "dense", "rows",
+                             t.gemv_i32 != nullptr ? kDenseGemvRows : 0,
+                             "rows up to which dense is a gemv (0: never)"));
+  }
+  if (isa == Isa::kAvx2) {
+    const nn::NnIsa& u8 = nn::avx2_u8_isa(64);
+    list.push_back(threshold("dense.kblock_u8", "dense", "depth", kDenseBlockSteps * u8.group,
+                             "depth of one k-block of the vpmaddubsw kernels"));
+    list.push_back(threshold("nn.u8_precision", "conv2d,dense", "precision", kU8Precision,
+                             "data or weight precision up to which vpmaddubsw is exact"));
+  }
   return list;
 }
 
 }  // namespace
+
+int gemm_path(const nn::NnIsa& isa, bool conv) {
+  switch (isa.isa) {
+    case Isa::kAvx512Vnni: return conv ? kConvGemmVnni : kDenseGemmVnni;
+    case Isa::kAvxVnni: return conv ? kConvGemmAvxVnni : kDenseGemmAvxVnni;
+    default: break;
+  }
+  if (isa.shift == 64) return conv ? kConvGemmAvx2U8Data : kDenseGemmAvx2U8Data;
+  if (isa.shift == 128) return conv ? kConvGemmAvx2U8Weights : kDenseGemmAvx2U8Weights;
+  return conv ? kConvGemmAvx2 : kDenseGemmAvx2;
+}
 
 void mark_single_threaded(Backend& backend, const std::string& why) {
   for (const std::string& id : backend.paths) {
