@@ -26,7 +26,6 @@ namespace {
 using nn::NnIsa;
 using nn::Tile;
 
-constexpr int64_t kBlockSteps = path::kDenseBlockSteps;  // VNNI: 4096 k x 64 columns
 
 std::vector<int32_t> widened(const Tensor& t) {
   std::vector<int32_t> v(static_cast<size_t>(t.size()));
@@ -48,6 +47,7 @@ Ranges run_gemm(const infer::DenseInference& d, const NnIsa& isa, const T* x, co
   const int64_t kt = (d.depth + g - 1) / g;
   const int64_t row_panels = (d.rows + mr - 1) / mr;
   const int64_t col_panels = (d.units + nr_max - 1) / nr_max;
+  const int64_t kBlockSteps = path::dense_block_steps(isa);  // VNNI: 4096 k x 64 columns
   const int64_t kblocks = (kt + kBlockSteps - 1) / kBlockSteps;
   // Split the rows too when there are too few column panels to keep every thread busy.
   const int64_t chunks =

@@ -89,7 +89,7 @@ std::vector<PathThreshold> thresholds(Isa isa, bool emulated) {
                 "both sides of a transposing view from which it is copied in tiles")};
   const nn::NnIsa& t = nn::nn_isa(isa, emulated);  // the same shapes as the native table
   if (t.gemm) {
-    list.push_back(threshold("dense.kblock", "dense", "depth", kDenseBlockSteps * t.group,
+    list.push_back(threshold("dense.kblock", "dense", "depth", dense_block_steps(t) * t.group,
                              "depth of one k-block"));
     list.push_back(threshold("dense.row_panel", "dense", "rows", t.dense_mr,
                              "rows of one row panel"));
@@ -107,9 +107,6 @@ std::vector<PathThreshold> thresholds(Isa isa, bool emulated) {
                              "rows up to which dense is a gemv (0: never)"));
   }
   if (isa == Isa::kAvx2) {
-    const nn::NnIsa& u8 = nn::avx2_u8_isa(64);
-    list.push_back(threshold("dense.kblock_u8", "dense", "depth", kDenseBlockSteps * u8.group,
-                             "depth of one k-block of the vpmaddubsw kernels"));
     list.push_back(threshold("nn.u8_precision", "conv2d,dense", "precision", kU8Precision,
                              "data or weight precision up to which vpmaddubsw is exact"));
   }
@@ -117,6 +114,10 @@ std::vector<PathThreshold> thresholds(Isa isa, bool emulated) {
 }
 
 }  // namespace
+
+int64_t dense_block_steps(const nn::NnIsa& isa) {
+  return isa.isa == Isa::kAvx2 && isa.shift != 0 ? kDenseBlockSteps / 2 : kDenseBlockSteps;
+}
 
 int gemm_path(const nn::NnIsa& isa, bool conv) {
   switch (isa.isa) {

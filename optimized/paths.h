@@ -128,6 +128,11 @@ CVMCHECK_OPTIMIZED_PATHS(CVMCHECK_OPTIMIZED_PATH_INDEX)
 using paths::hit;
 using paths::hit_if;
 
+// The k-steps of one dense B block on `isa`'s kernels: kDenseBlockSteps, but half of it for the
+// AVX2 vpmaddubsw tables (4 k values a step), so that both AVX2 tables share the k-block depth
+// (2048) that the generators aim at, and their B blocks the int16 table's bytes at most.
+int64_t dense_block_steps(const nn::NnIsa& isa);
+
 // The GEMM path of a conv2d (conv) or dense call on `isa`'s kernels: the ISA's, and on AVX2 the
 // pair instruction the call's precisions chose (nn::active_nn_isa(p_data, p_weight)).
 int gemm_path(const nn::NnIsa& isa, bool conv);

@@ -374,8 +374,9 @@ nn_gen::DenseDraw nn_gen::draw_dense() {
   // the vector lanes, a column panel), the others kept small: work stays under ~1M terms.
   if (const auto depth = gen::aimed("dense", "depth", 1, 12288)) {
     d.depth = *depth;
-    d.rows = pick(1, 4);  // the gemv (AVX2: 1 or 2 rows) and the packed GEMM's k-blocks
-    d.units = pick(1, 20);
+    // The gemv (AVX2: 1 or 2 rows) and, two draws in three, the packed GEMM's k-blocks.
+    d.rows = pick(1, 6);
+    d.units = pick(1, 12);
   }
   if (const auto rows = gen::aimed("dense", "rows", 1, 64)) d.rows = *rows;
   if (const auto units = gen::aimed("dense", "units", 1, 200)) d.units = *units;
