@@ -51,5 +51,7 @@ std::vector<Backend> make_variant_backends(const Backend& optimized);
 // Tests only: optimized/avxvnni~simde with nn::AvxVnniFault `fault` planted in its micro-kernel.
 Backend make_planted_avxvnni_variant(const Backend& optimized, const std::string& name,
                                      int fault);
+// Tests only: optimized/avx2 (native) with nn::kAvx2FaultU8For8Bit planted in its dispatch.
+Backend make_planted_avx2_variant(const Backend& optimized, const std::string& name);
 
 }  // namespace cvm::opt

@@ -5,10 +5,12 @@
 #define CVM_NN_TARGET
 #define CVM_NN_FLAT
 
+#include <algorithm>
 #include <atomic>
 
 #include "optimized/nn_gemm.h"
 #include "optimized/nn_tile.h"
+#include "optimized/paths.h"
 
 namespace cvm::opt::nn {
 namespace {
@@ -45,6 +47,16 @@ const NnIsa& active_nn_isa() {
     return emulated ? avxvnni_isa_simde(fault) : avxvnni_isa(fault);
   }
   return nn_isa(isa, emulated);
+}
+
+const NnIsa& active_nn_isa(int p_data, int p_weight) {
+  const NnIsa& isa = active_nn_isa();
+  if (isa.isa != Isa::kAvx2) return isa;
+  // The planted fault: 8-bit weights taken for 7-bit ones, so vpmaddubsw runs where it saturates.
+  if (planted_fault() == kAvx2FaultU8For8Bit) p_weight = std::min(p_weight, path::kU8Precision);
+  if (p_data <= path::kU8Precision) return avx2_u8_isa(64);
+  if (p_weight <= path::kU8Precision) return avx2_u8_isa(128);
+  return isa;
 }
 
 int planted_fault() { return g_planted.load(std::memory_order_relaxed); }

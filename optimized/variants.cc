@@ -75,6 +75,11 @@ Backend make_planted_avxvnni_variant(const Backend& optimized, const std::string
               Dispatch{static_cast<int>(Isa::kAvxVnni), 2, -1, true, fault});
 }
 
+Backend make_planted_avx2_variant(const Backend& optimized, const std::string& name) {
+  return wrap(optimized, name,
+              Dispatch{static_cast<int>(Isa::kAvx2), 2, -1, false, nn::kAvx2FaultU8For8Bit});
+}
+
 std::vector<Backend> make_variant_backends(const Backend& optimized) {
   std::vector<Backend> variants;
   // Each ISA on a team of two above the default work threshold, whatever the process's own
