@@ -1,6 +1,6 @@
 // conv2d and dense: the optimized backend against oneDNN (end to end and primitive alone) and the
 // reference, side by side, on 1 and 2 threads. Inputs are int32 tensors of precision 8 (values
-// in [-127, 127]), no bias. "ours" times the optimized kernel end to end: inference, packing,
+// in [-127, 127]), no bias; "ours_p7" times ours on data of precision 7 ([-63, 63]). "ours" times the optimized kernel end to end: inference, packing,
 // compute and the int32 NCHW output. Before timing, the oneDNN output is compared with ours bit
 // for bit; where it differs (oneDNN's int8 paths without VNNI, docs/conformance/onednn.md) it is
 // timed anyway and labelled "inexact on this CPU" with the first differing element, and the
@@ -41,12 +41,14 @@ const std::vector<DenseShape>& dense_shapes() {
   return shapes;
 }
 
-Tensor random_tensor(const Shape& shape, uint32_t seed) {
+// Values uniform in [-alpha(p), alpha(p)], precision p (8: [-127, 127]).
+Tensor random_tensor(const Shape& shape, uint32_t seed, int p = 8) {
   std::mt19937 gen(seed);
-  std::uniform_int_distribution<int32_t> dist(-127, 127);
+  const auto a = static_cast<int32_t>((1 << (p - 1)) - 1);
+  std::uniform_int_distribution<int32_t> dist(-a, a);
   std::vector<int32_t> v(static_cast<size_t>(shape_size(shape)));
   for (int32_t& e : v) e = dist(gen);
-  return Tensor::from_values(shape, v, 8);
+  return Tensor::from_values(shape, v, p);
 }
 
 // One call of one backend's kernel, with the attributes parsed once.
@@ -76,21 +78,22 @@ std::string pair_text(int64_t v) {
   return text;
 }
 
-Call conv_call(const ConvShape& s, const std::string& backend) {
+Call conv_call(const ConvShape& s, const std::string& backend, int p_data = 8) {
   const nlohmann::json attrs = {
       {"channels", std::to_string(s.oc)},   {"kernel_size", pair_text(s.k)},
       {"strides", pair_text(s.stride)},     {"padding", pair_text(s.pad)},
       {"groups", std::to_string(s.groups)}, {"use_bias", "false"}};
   return Call(
       "conv2d", attrs,
-      {random_tensor({s.n, s.c, s.h, s.w}, 1), random_tensor({s.oc, s.c / s.groups, s.k, s.k}, 2)},
+      {random_tensor({s.n, s.c, s.h, s.w}, 1, p_data),
+       random_tensor({s.oc, s.c / s.groups, s.k, s.k}, 2)},
       backend);
 }
 
-Call dense_call(const DenseShape& s, const std::string& backend) {
+Call dense_call(const DenseShape& s, const std::string& backend, int p_data = 8) {
   const nlohmann::json attrs = {{"units", std::to_string(s.units)}, {"use_bias", "false"}};
-  return Call("dense", attrs, {random_tensor({s.m, s.k}, 3), random_tensor({s.units, s.k}, 4)},
-              backend);
+  return Call("dense", attrs,
+              {random_tensor({s.m, s.k}, 3, p_data), random_tensor({s.units, s.k}, 4)}, backend);
 }
 
 // The weights oneDNN's int8 paths without VNNI compute exactly (docs/conformance/onednn.md):
@@ -113,18 +116,20 @@ void set_threads(int threads) {
 }
 
 template <typename Shape>
-Call make_call(const Shape& s, const std::string& backend) {
+Call make_call(const Shape& s, const std::string& backend, int p_data = 8) {
   if constexpr (std::is_same_v<Shape, ConvShape>) {
-    return conv_call(s, backend);
+    return conv_call(s, backend, p_data);
   } else {
-    return dense_call(s, backend);
+    return dense_call(s, backend, p_data);
   }
 }
 
+// p_data 7 ("ours_p7"): data of precision 7, which AVX2 multiplies with vpmaddubsw (exact there).
 template <typename Shape>
-void bench_ours(benchmark::State& state, Shape s, const std::string& backend, int threads) {
+void bench_ours(benchmark::State& state, Shape s, const std::string& backend, int threads,
+                int p_data = 8) {
   set_threads(threads);
-  const Call call = make_call(s, backend);
+  const Call call = make_call(s, backend, p_data);
   for (auto _ : state) {
     std::vector<Tensor> y = call.run();
     benchmark::DoNotOptimize(y[0].i32());
@@ -199,7 +204,11 @@ void register_shape(const std::string& op, const Shape& s) {
   for (int t : {1, 2}) {
     const std::string suffix = "/t" + std::to_string(t);
     benchmark::RegisterBenchmark((base + "ours" + suffix).c_str(), bench_ours<Shape>, s,
-                                 std::string("optimized"), t)
+                                 std::string("optimized"), t, 8)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "ours_p7" + suffix).c_str(), bench_ours<Shape>, s,
+                                 std::string("optimized"), t, 7)
         ->UseRealTime()
         ->Unit(benchmark::kMicrosecond);
     // The AVX-VNNI column, where the CPU has it and picks another ISA ("ours" is it otherwise).
@@ -223,7 +232,7 @@ void register_shape(const std::string& op, const Shape& s) {
   }
   // The naive oracle: one run is enough to show the scale.
   benchmark::RegisterBenchmark((base + "reference/t1").c_str(), bench_ours<Shape>, s,
-                               std::string("reference"), 1)
+                               std::string("reference"), 1, 8)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond)
       ->Iterations(1);

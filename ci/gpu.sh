@@ -133,7 +133,10 @@ fi
 original="$bundle/bin/cvm-runtime-worker"
 if [ -x "$original" ]; then
   lists=adapters/cvm-runtime
-  def=(--backend-def "cvm-runtime-gpu=$original --device gpu")
+  # No address-space limit on this worker (--worker-memory 0): the CUDA runtime reserves virtual
+  # address space for the device's memory and the host's at start, and under the default 4 GiB
+  # cap cudaGetDeviceCount fails with "out of memory", every call a runtime_error.
+  def=(--backend-def "cvm-runtime-gpu=$original --device gpu" --worker-memory 0)
   step cvm-runtime-golden limited "$cvm" golden verify golden --call-timeout 20 "${def[@]}" \
     --backend cvm-runtime-gpu --xfail "$lists/known-differences.txt" --xfail "$lists/known-gpu.txt" &
   step cvm-runtime-campaign timeout --kill-after=10 $((original_seconds + 120)) "$cvm" campaign \

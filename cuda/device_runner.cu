@@ -444,10 +444,17 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
   }
   timer.stop();
 
-  // Outputs: one copy back into pinned staging, the call's one synchronization, then unpacked.
+  // Outputs: copied back into pinned staging, the call's one synchronization, then unpacked.
+  // Each output's own bytes only: the alignment padding after it is never written, and a copy
+  // that read it would move uninitialized memory (compute-sanitizer's initcheck says so).
   char* back = ctx.to_host.reserve(a.outputs_bytes);
-  if (a.outputs_bytes > 0) {
-    cuda_check(cudaMemcpyAsync(back, base + a.inputs_bytes, a.outputs_bytes,
+  const auto output_bytes = [&](size_t k) {
+    return static_cast<size_t>(shape_size(plan.outputs[k].shape)) * sizeof(int32_t);
+  };
+  for (size_t k = 0; k < plan.outputs.size(); ++k) {
+    const size_t at = a.output_at[k];
+    if (output_bytes(k) == 0) continue;
+    cuda_check(cudaMemcpyAsync(back + (at - a.inputs_bytes), base + at, output_bytes(k),
                                cudaMemcpyDeviceToHost, stream),
                "cudaMemcpyAsync to the host");
   }
@@ -456,8 +463,7 @@ std::vector<Tensor> run_on_device(const Plan& plan) {
   std::vector<Tensor> results;
   for (size_t k = 0; k < plan.outputs.size(); ++k) {
     Tensor y = infer::allocate(plan.outputs[k]);
-    parallel_copy(y.i32(), back + (a.output_at[k] - a.inputs_bytes),
-                    static_cast<size_t>(y.size()) * sizeof(int32_t));
+    parallel_copy(y.i32(), back + (a.output_at[k] - a.inputs_bytes), output_bytes(k));
     results.push_back(std::move(y));
   }
   return results;

@@ -33,7 +33,7 @@ using nn::NnIsa;
 using nn::Tile;
 
 struct Plan {
-  int64_t g = 0, lanes = 0, mr = 0, nv = 0, nr = 0, eb = 0;
+  int64_t g = 0, lanes = 0, mr = 0, nv = 0, nr = 0, eb = 0, shift = 0;
   int64_t cg = 0;                         // channel groups of G per conv group
   std::vector<int64_t> slot_r, slot_c;    // per ki / kj: phase slot
   std::vector<int64_t> phase_r, phase_c;  // per slot: the phase (row / column mod stride)
@@ -71,6 +71,7 @@ bool make_plan(const infer::Conv2dInference& c, const NnIsa& isa, Plan& p) {
   p.nv = isa.conv_nv;
   p.nr = p.nv * p.lanes;
   p.eb = isa.elem_bytes;
+  p.shift = isa.shift;
   p.cg = (c.in_per_group + p.g - 1) / p.g;
   // The kernel taps (<= W's element count) are enumerated once.
   phases(c.kernel_h, c.dilation_h, c.stride_h, p.slot_r, p.phase_r, p.off_r);
@@ -179,7 +180,7 @@ void pack_weights(const infer::Conv2dInference& c, const Plan& p, const NnIsa& i
     // Exact now that the values are checked: |sum| <= T * alpha(p1) < 2^30 (nn_gemm.h).
     const int64_t sum = sums[static_cast<size_t>(oc)];
     init[static_cast<size_t>(oc)] =
-        isa.shift ? nn::wrap_sub(b, 128 * sum) : static_cast<int32_t>(b);
+        isa.shift != 0 ? nn::wrap_sub(b, isa.shift * sum) : static_cast<int32_t>(b);
   }
 }
 
@@ -190,7 +191,7 @@ void fill_planes(const infer::Conv2dInference& c, const Plan& p, nn::FillRowFn<T
   const int64_t nc = static_cast<int64_t>(p.phase_c.size());
   const int64_t planes = c.groups * p.planes_per_group;
   const int64_t pixel_bytes = p.g * p.eb;
-  const int pad = p.eb == 1 ? 128 : 0;  // shifted zero (u8) or int16 zero
+  const int pad = static_cast<int>(p.shift);  // shifted zero (u8) or int16 zero
 #pragma omp parallel for num_threads(team) schedule(static)
   for (int64_t row = 0; row < planes * p.hps; ++row) {
     const int64_t pl = row / p.hps, i = row % p.hps;
@@ -367,20 +368,19 @@ void run_direct(const infer::Conv2dInference& c, const NnIsa& isa, const OpConte
 }
 
 std::vector<Tensor> conv2d(const OpContext& ctx) {
-  const NnIsa& isa = nn::active_nn_isa();
   // With a range function, the data and weight values are checked here, vectorized or fused
   // into the weight packing, rather than by a baseline pass in the inference.
-  const bool deferred = isa.range_i32 != nullptr;
+  const bool deferred = nn::active_nn_isa().range_i32 != nullptr;
   const infer::Conv2dInference c = infer::infer_conv2d(ctx, deferred);
+  // The kernels exact for these precisions (AVX2: vpmaddubsw where a side has 7 bits or fewer).
+  const NnIsa& isa = nn::active_nn_isa(ctx.inputs[0].precision(), ctx.inputs[1].precision());
   Tensor y = infer::allocate(c.output);
   const int64_t work = y.size() * c.in_per_group * c.kernel_h * c.kernel_w;
   const int team = threads_for(std::max(work, ctx.inputs[0].size()));
   if (deferred) check_tensor_values(ctx.inputs[0], 0, isa, team);
   Plan p;
   if (make_plan(c, isa, p)) {
-    path::hit(isa.isa == Isa::kAvx512Vnni ? path::kConvGemmVnni
-              : isa.isa == Isa::kAvxVnni  ? path::kConvGemmAvxVnni
-              : isa.isa == Isa::kNeonDot  ? path::kConvGemmNeonDot : path::kConvGemmAvx2);
+    path::hit(path::gemm_path(isa, /*conv=*/true));
     path::hit_if(p.panels >= 2, path::kConvPanels);
     if (ctx.inputs[0].dtype() == DType::kInt8) {
       run_gemm<int8_t>(c, p, isa, ctx, y, team);

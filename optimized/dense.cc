@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -25,7 +26,6 @@ namespace {
 using nn::NnIsa;
 using nn::Tile;
 
-constexpr int64_t kBlockSteps = path::kDenseBlockSteps;  // VNNI: 4096 k x 64 columns
 
 std::vector<int32_t> widened(const Tensor& t) {
   std::vector<int32_t> v(static_cast<size_t>(t.size()));
@@ -47,14 +47,15 @@ Ranges run_gemm(const infer::DenseInference& d, const NnIsa& isa, const T* x, co
   const int64_t kt = (d.depth + g - 1) / g;
   const int64_t row_panels = (d.rows + mr - 1) / mr;
   const int64_t col_panels = (d.units + nr_max - 1) / nr_max;
+  const int64_t kBlockSteps = path::dense_block_steps(isa);  // VNNI: 4096 k x 64 columns
   const int64_t kblocks = (kt + kBlockSteps - 1) / kBlockSteps;
   // Split the rows too when there are too few column panels to keep every thread busy.
   const int64_t chunks =
       std::min(row_panels, std::max<int64_t>(1, (2 * team + col_panels - 1) / col_panels));
   const int64_t panels_per_chunk = (row_panels + chunks - 1) / chunks;
-  path::hit(isa.isa == Isa::kAvx512Vnni ? path::kDenseGemmVnni
-            : isa.isa == Isa::kAvxVnni  ? path::kDenseGemmAvxVnni
-            : isa.isa == Isa::kNeonDot  ? path::kDenseGemmNeonDot : path::kDenseGemmAvx2);
+  // The ISA's GEMM path; on AVX2 also the pair instruction the call's precisions chose (the
+  // int16 kernels or vpmaddubsw on data shifted by 64 or 128: nn_gemm.h).
+  path::hit(path::gemm_path(isa, /*conv=*/false));
   path::hit_if(kblocks > 1, path::kDenseKBlocks);
   path::hit_if(chunks > 1, path::kDenseRowChunks);
   path::hit_if(d.rows % mr != 0, path::kDensePartialPanel);
@@ -104,7 +105,7 @@ Ranges run_gemm(const infer::DenseInference& d, const NnIsa& isa, const T* x, co
           for (int64_t l = 0; l < nr; ++l) {
             const int64_t bv = l < units && bias != nullptr ? bias->get(u0 + l) : 0;
             const int64_t comp =
-                isa.shift && l < units ? 128 * int64_t{colsum[static_cast<size_t>(l)]} : 0;
+                l < units ? int64_t{isa.shift} * colsum[static_cast<size_t>(l)] : 0;
             init[static_cast<size_t>(l)] = nn::wrap_sub(bv, comp);
           }
         }
@@ -139,6 +140,65 @@ Ranges run_gemm(const infer::DenseInference& d, const NnIsa& isa, const T* x, co
   return ranges;
 }
 
+// dense of few rows as a gemv (the ISA's GemvFn): threads split the units in blocks of four,
+// each reading its units' W rows once. Returns the ranges, as run_gemm.
+template <typename T>
+Ranges run_gemv(const infer::DenseInference& d, const T* x, const T* w, const Tensor* bias,
+                int32_t* y, int team, nn::GemvFn<T> gemv, nn::RangeFn<T> range_fn) {
+  path::hit(path::kDenseGemvAvx2);
+  Ranges ranges;
+  int32_t x_range[2] = {0, 0};
+  range_fn(x, d.rows * d.depth, x_range);
+  ranges.x_lo = x_range[0];
+  ranges.x_hi = x_range[1];
+  std::vector<int32_t> b32;
+  if (bias != nullptr) b32 = widened(*bias);
+  const int64_t blocks = (d.units + 3) / 4;
+#pragma omp parallel num_threads(team)
+  {
+    const int64_t threads = omp_get_num_threads(), id = omp_get_thread_num();
+    const int64_t first = blocks * id / threads * 4;
+    const int64_t last = std::min(d.units, blocks * (id + 1) / threads * 4);
+    int32_t range[2] = {0, 0};
+    if (first < last) {
+      gemv(x, w, bias != nullptr ? b32.data() : nullptr, y, d.rows, d.depth, d.units, first,
+           last, range);
+    }
+#pragma omp critical(cvm_dense_gemv_range)
+    {
+      ranges.w_lo = std::min(ranges.w_lo, range[0]);
+      ranges.w_hi = std::max(ranges.w_hi, range[1]);
+    }
+  }
+  return ranges;
+}
+
+// The product of X and W of one storage type: the gemv where the ISA has one and the rows are
+// few (path::kDenseGemvRows), else the packed GEMM.
+template <typename T>
+Ranges multiply(const infer::DenseInference& d, const NnIsa& isa, const T* x, const T* w,
+                const Tensor* bias, int32_t* y, int team) {
+  constexpr bool k8 = std::is_same_v<T, int8_t>;
+  nn::GemvFn<T> gemv = nullptr;
+  nn::RangeFn<T> range_fn = nullptr;
+  nn::PackBFn<T> pack_a = nullptr, pack_b = nullptr;
+  if constexpr (k8) {
+    gemv = isa.gemv_i8;
+    range_fn = isa.range_i8;
+    pack_a = isa.pack_a_i8;
+    pack_b = isa.pack_b_i8;
+  } else {
+    gemv = isa.gemv_i32;
+    range_fn = isa.range_i32;
+    pack_a = isa.pack_a_i32;
+    pack_b = isa.pack_b_i32;
+  }
+  if (gemv != nullptr && d.rows <= path::kDenseGemvRows) {
+    return run_gemv<T>(d, x, w, bias, y, team, gemv, range_fn);
+  }
+  return run_gemm<T>(d, isa, x, w, bias, y, team, pack_a, pack_b);
+}
+
 template <typename T>
 void run_direct(const infer::DenseInference& d, const NnIsa& isa, const T* x, const Tensor& w,
                 const Tensor* bias, int32_t* y, int team, nn::DirectDenseFn<T> rows_fn) {
@@ -152,29 +212,28 @@ void run_direct(const infer::DenseInference& d, const NnIsa& isa, const T* x, co
 }
 
 std::vector<Tensor> dense(const OpContext& ctx) {
-  const NnIsa& isa = nn::active_nn_isa();
   // The GEMM path checks X's and W's values while packing them (W is read from memory once).
-  const infer::DenseInference d = infer::infer_dense(ctx, isa.gemm);
+  const infer::DenseInference d = infer::infer_dense(ctx, nn::active_nn_isa().gemm);
   Tensor y = infer::allocate(d.output);
   const int team = threads_for(y.size() * d.depth);
   const Tensor& x = ctx.inputs[0];
   const Tensor& w = ctx.inputs[1];
+  // The kernels exact for these precisions (AVX2: vpmaddubsw where a side has 7 bits or fewer).
+  const NnIsa& isa = nn::active_nn_isa(x.precision(), w.precision());
   const Tensor* bias = d.use_bias ? &ctx.inputs[2] : nullptr;
   const bool x8 = x.dtype() == DType::kInt8;
   if (isa.gemm) {
     Ranges r;
     if (x.dtype() == w.dtype()) {
-      r = x8 ? run_gemm<int8_t>(d, isa, x.i8(), w.i8(), bias, y.i32(), team, isa.pack_a_i8,
-                                isa.pack_b_i8)
-             : run_gemm<int32_t>(d, isa, x.i32(), w.i32(), bias, y.i32(), team, isa.pack_a_i32,
-                                 isa.pack_b_i32);
+      r = x8 ? multiply<int8_t>(d, isa, x.i8(), w.i8(), bias, y.i32(), team)
+             : multiply<int32_t>(d, isa, x.i32(), w.i32(), bias, y.i32(), team);
     } else {
       // Mixed storage: widen the int8 operand so both share one type.
       path::hit(path::kDenseMixed);
       const std::vector<int32_t> wide = widened(x8 ? x : w);
       const int32_t* xp = x8 ? wide.data() : x.i32();
       const int32_t* wp = x8 ? w.i32() : wide.data();
-      r = run_gemm<int32_t>(d, isa, xp, wp, bias, y.i32(), team, isa.pack_a_i32, isa.pack_b_i32);
+      r = multiply<int32_t>(d, isa, xp, wp, bias, y.i32(), team);
     }
     infer::check_value_range(0, r.x_lo, r.x_hi, x.precision());
     infer::check_value_range(1, r.w_lo, r.w_hi, w.precision());

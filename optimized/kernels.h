@@ -53,5 +53,7 @@ Backend make_planted_avxvnni_variant(const Backend& optimized, const std::string
                                      int fault);
 // The same on optimized/neon-dotprod with a nn::NeonDotFault planted (aarch64 builds; tests only).
 Backend make_planted_neon_variant(const Backend& optimized, const std::string& name, int fault);
+// Tests only: optimized/avx2 (native) with nn::kAvx2FaultU8For8Bit planted in its dispatch.
+Backend make_planted_avx2_variant(const Backend& optimized, const std::string& name);
 
 }  // namespace cvm::opt

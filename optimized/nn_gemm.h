@@ -17,7 +17,14 @@
 // These intermediate values can exceed int32 (e.g. p0 = 2 with 2^21 terms), but vpdpbusd (the
 // non-saturating form) and every other step here add and subtract modulo 2^32 (SIMD lanes, or
 // uint32 in scalar code), so the final value is exact modulo 2^32; being the true result, which
-// fits int32 (above), it is exact. No saturating instruction is used anywhere.
+// fits int32 (above), it is exact.
+// The AVX2 vpmaddubsw tables (nn_isa_avx2_u8.cc) also store the data as u8, x + s, and add
+// pairs of u8 x s8 products with int16 saturation, then the pairs into int32 (vpmaddwd by ones).
+// A pair cannot saturate when one side has precision <= 7: data |x| <= 63 stored x + 64 in
+// [1, 127] with |w| <= 127 gives 2 * 127 * 127 = 32,258; |w| <= 63 with x + 128 in [1, 255]
+// gives 2 * 255 * 63 = 32,130; both <= 32,767. The dispatch (active_nn_isa(p_data, p_weight))
+// takes them only then; with garbage values (checked after packing) a pair saturates, which is
+// defined, and the call raises the value check's error anyway. No other instruction saturates.
 #pragma once
 
 #include <cstdint>
@@ -109,13 +116,22 @@ template <typename T>
 using DirectDenseFn = void (*)(const T* x, const int32_t* w, const int32_t* bias, int32_t* y,
                                int64_t depth, int64_t units, int64_t first, int64_t last);
 
+// dense of few rows (both operands of type T): y[m][u] = bias[u] + sum_k x[m][k] * w[u][k] for
+// rows m < rows and units u in [first, last), W streamed from memory once, each row converted
+// and multiplied in the same pass; widens [range[0], range[1]] to W's values read (the fused
+// value check). X's values are checked before the call; W's are not yet (garbage in, no UB).
+template <typename T>
+using GemvFn = void (*)(const T* x, const T* w, const int32_t* bias, int32_t* y, int64_t rows,
+                        int64_t depth, int64_t units, int64_t first, int64_t last,
+                        int32_t* range);
+
 struct NnIsa {
   Isa isa = Isa::kPortable;
   bool gemm = false;   // false: the portable direct kernels only
   int group = 1;       // G: k values per lane and step
   int lanes = 1;       // int32 lanes per vector
   int elem_bytes = 1;  // packed element size (1: u8/s8, 2: int16)
-  bool shift = false;  // activations stored + 128 (u8): compensate with 128 * sum(w)
+  int shift = 0;       // activations stored + shift as u8 (0: as they are): minus shift * sum(w)
   int conv_mr = 1, conv_nv = 1, dense_mr = 1, dense_nv = 1;
   TileFn conv_tile = nullptr;   // A = weights (signed), B = implicit shifted data
   TileFn dense_tile = nullptr;  // A = data (shifted), B = packed weights (signed)
@@ -133,6 +149,8 @@ struct NnIsa {
   DirectConvFn<int32_t> direct_i32 = nullptr;
   DirectDenseFn<int8_t> dense_i8 = nullptr;
   DirectDenseFn<int32_t> dense_i32 = nullptr;
+  GemvFn<int8_t> gemv_i8 = nullptr;  // null: dense of few rows takes the packed GEMM too
+  GemvFn<int32_t> gemv_i32 = nullptr;
 };
 
 // Test-only faults planted in the AVX-VNNI micro-kernel (tests/optimized/avxvnni_planted_test.cc
@@ -142,6 +160,9 @@ enum AvxVnniFault : int {
   kAvxVnniFaultLane = 1,       // the last lane keeps its accumulator
   kAvxVnniFaultKTail = 2,      // an odd last k-step dropped
   kAvxVnniFaultPairOrder = 3,  // vpdpbusd's u8 and s8 operands swapped
+  // AVX2 (tests/optimized/avx2_planted_test.cc): the dispatch takes vpmaddubsw for a call whose
+  // data and weights both have precision 8, where its int16 pair sums saturate.
+  kAvx2FaultU8For8Bit = 4,
 };
 
 // Test-only faults planted in the NEON dot-product micro-kernel (tests/optimized/
@@ -159,6 +180,18 @@ enum NeonDotFault : int {
 const NnIsa& nn_isa(Isa isa, bool emulated = false);
 // The kernels of active_isa() and active_isa_emulated(), with the planted fault if any.
 const NnIsa& active_nn_isa();
+// The same for a call of conv2d or dense whose data and weights have these precisions: on AVX2,
+// the vpmaddubsw kernels where that is exact (a side of precision <= 7, above), else the int16.
+const NnIsa& active_nn_isa(int p_data, int p_weight);
+// The AVX2 gemv (nn_gemv_avx2.cc): int16 pairs, exact at every valid precision.
+void avx2_gemv_i8(const int8_t* x, const int8_t* w, const int32_t* bias, int32_t* y, int64_t rows,
+                  int64_t depth, int64_t units, int64_t first, int64_t last, int32_t* range);
+void avx2_gemv_i32(const int32_t* x, const int32_t* w, const int32_t* bias, int32_t* y,
+                   int64_t rows, int64_t depth, int64_t units, int64_t first, int64_t last,
+                   int32_t* range);
+// The AVX2 vpmaddubsw kernels storing the data as x + shift: 64 (data of precision <= 7) or
+// 128 (weights of precision <= 7).
+const NnIsa& avx2_u8_isa(int shift);
 const NnIsa& portable_isa();
 const NnIsa& avx2_isa();
 const NnIsa& avxvnni_isa(int fault = kAvxVnniNoFault);
@@ -167,8 +200,8 @@ const NnIsa& vnni_isa();
 const NnIsa& vnni_isa_simde();
 const NnIsa& neon_dot_isa(int fault = kNeonDotNoFault);  // aarch64 builds only
 
-// The AvxVnniFault or NeonDotFault active_nn_isa() plants in the active ISA's micro-kernel
-// (tests only; a dispatch variant sets it per call).
+// The AvxVnniFault, kAvx2FaultU8For8Bit or NeonDotFault active_nn_isa() plants in the active
+// ISA's micro-kernel (tests only; a dispatch variant sets it per call).
 int planted_fault();
 void set_planted_fault(int fault);
 

@@ -28,7 +28,7 @@ struct Avx2 {
   using Vec = __m256i;
   using BElem = int16_t;
   static constexpr int kLanes = 8, kGroup = 2;
-  static constexpr bool kShift = false;  // int16 holds the signed data as it is
+  static constexpr int kShift = 0;     // int16 holds the signed data as it is
   // 8 accumulators + 2 data vectors + 1 broadcast, for conv2d and dense alike.
   static constexpr int kConvMr = 4, kConvNv = 2, kDenseMr = 4, kDenseNv = 2;
 
@@ -99,6 +99,8 @@ const NnIsa& avx2_isa() {
     i.range_i32 = value_range<int32_t>;
     i.direct_i8 = direct_flat<int8_t>;
     i.direct_i32 = direct_flat<int32_t>;
+    i.gemv_i8 = avx2_gemv_i8;
+    i.gemv_i32 = avx2_gemv_i32;
     return i;
   }();
   return isa;

@@ -32,7 +32,7 @@ struct AvxVnniT {
   using Vec = __m256i;
   using BElem = uint8_t;
   static constexpr int kLanes = 8, kGroup = 4;
-  static constexpr bool kShift = true;
+  static constexpr int kShift = 128;
   // 16 registers: 12 accumulators + 3 B vectors + 1 broadcast, for conv2d and dense alike.
   static constexpr int kConvMr = 4, kConvNv = 3, kDenseMr = 4, kDenseNv = 3;
 

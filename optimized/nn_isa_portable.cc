@@ -5,10 +5,12 @@
 #define CVM_NN_TARGET
 #define CVM_NN_FLAT
 
+#include <algorithm>
 #include <atomic>
 
 #include "optimized/nn_gemm.h"
 #include "optimized/nn_tile.h"
+#include "optimized/paths.h"
 
 namespace cvm::opt::nn {
 namespace {
@@ -55,6 +57,20 @@ const NnIsa& active_nn_isa() {
   if (fault != kNeonDotNoFault && isa == Isa::kNeonDot) return neon_dot_isa(fault);
 #endif
   return nn_isa(isa, emulated);
+}
+
+const NnIsa& active_nn_isa(int p_data, int p_weight) {
+  const NnIsa& isa = active_nn_isa();
+#if defined(__x86_64__) || defined(__i386__)
+  if (isa.isa != Isa::kAvx2) return isa;
+  // The planted fault: 8-bit weights taken for 7-bit ones, so vpmaddubsw runs where it saturates.
+  if (planted_fault() == kAvx2FaultU8For8Bit) p_weight = std::min(p_weight, path::kU8Precision);
+  if (p_data <= path::kU8Precision) return avx2_u8_isa(64);
+  if (p_weight <= path::kU8Precision) return avx2_u8_isa(128);
+#else
+  (void)p_data, (void)p_weight;  // one pair instruction per ISA off x86
+#endif
+  return isa;
 }
 
 int planted_fault() { return g_planted.load(std::memory_order_relaxed); }

@@ -40,7 +40,7 @@ struct Vnni {
   using Vec = __m512i;
   using BElem = uint8_t;
   static constexpr int kLanes = 16, kGroup = 4;
-  static constexpr bool kShift = true;
+  static constexpr int kShift = 128;
   static constexpr int kConvMr = 8, kConvNv = 3;    // 24 accumulators + 3 data vectors
   static constexpr int kDenseMr = 6, kDenseNv = 4;  // 24 accumulators + 4 weight vectors
 

@@ -12,7 +12,7 @@
 //
 // Traits V of an ISA (every function CVM_NN_TARGET and always_inline):
 //   Vec, kLanes (int32 lanes), BElem (a packed B element: int16_t pairs or uint8_t quads),
-//   kGroup (k values per lane), kShift (activations stored + 128), kConvMr, kConvNv, kDenseMr,
+//   kGroup (k values per lane), kShift (activations stored + kShift as u8; 0: as they are), kConvMr, kConvNv, kDenseMr,
 //   kDenseNv; zero(), set1(x), add(a, b), loadu(p) (a whole vector), load_low(p, n) (lanes
 //   [0, n) of p, the others 0), store(p, v), store_low(p, n, v) (lanes [0, n) only),
 //   rotate(v, s) (lane j takes lane (j + s) mod kLanes), and mac<kConv>(acc, b, a): acc plus,

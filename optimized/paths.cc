@@ -104,7 +104,7 @@ std::vector<PathThreshold> thresholds(Isa isa, bool emulated) {
                 "both sides of a transposing view from which it is copied in tiles")};
   const nn::NnIsa& t = nn::nn_isa(isa, emulated);  // the same shapes as the native table
   if (t.gemm) {
-    list.push_back(threshold("dense.kblock", "dense", "depth", kDenseBlockSteps * t.group,
+    list.push_back(threshold("dense.kblock", "dense", "depth", dense_block_steps(t) * t.group,
                              "depth of one k-block"));
     list.push_back(threshold("dense.row_panel", "dense", "rows", t.dense_mr,
                              "rows of one row panel"));
@@ -115,11 +115,38 @@ std::vector<PathThreshold> thresholds(Isa isa, bool emulated) {
                              "output channels of one panel"));
     list.push_back(threshold("conv2d.lanes", "conv2d", "out_width", t.lanes,
                              "output pixels of one vector"));
+    list.push_back(threshold("conv2d.pixel_block", "conv2d", "output_pixels",
+                             t.conv_nv * t.lanes, "output pixels of one task's block"));
+  }
+  if (t.gemm) {
+    list.push_back(threshold("dense.gemv_rows", "dense", "rows",
+                             t.gemv_i32 != nullptr ? kDenseGemvRows : 0,
+                             "rows up to which dense is a gemv (0: never)"));
+  }
+  if (isa == Isa::kAvx2) {
+    list.push_back(threshold("nn.u8_precision", "conv2d,dense", "precision", kU8Precision,
+                             "data or weight precision up to which vpmaddubsw is exact"));
   }
   return list;
 }
 
 }  // namespace
+
+int64_t dense_block_steps(const nn::NnIsa& isa) {
+  return isa.isa == Isa::kAvx2 && isa.shift != 0 ? kDenseBlockSteps / 2 : kDenseBlockSteps;
+}
+
+int gemm_path(const nn::NnIsa& isa, bool conv) {
+  switch (isa.isa) {
+    case Isa::kAvx512Vnni: return conv ? kConvGemmVnni : kDenseGemmVnni;
+    case Isa::kAvxVnni: return conv ? kConvGemmAvxVnni : kDenseGemmAvxVnni;
+    case Isa::kNeonDot: return conv ? kConvGemmNeonDot : kDenseGemmNeonDot;
+    default: break;
+  }
+  if (isa.shift == 64) return conv ? kConvGemmAvx2U8Data : kDenseGemmAvx2U8Data;
+  if (isa.shift == 128) return conv ? kConvGemmAvx2U8Weights : kDenseGemmAvx2U8Weights;
+  return conv ? kConvGemmAvx2 : kDenseGemmAvx2;
+}
 
 void mark_single_threaded(Backend& backend, const std::string& why) {
   for (const std::string& id : backend.paths) {

@@ -10,6 +10,10 @@
 #include "cvmcheck/paths.h"
 #include "cvmcheck/registry.h"
 
+namespace cvm::opt::nn {
+struct NnIsa;
+}  // namespace cvm::opt::nn
+
 namespace cvm::opt::path {
 
 // Sizes that decide paths (the kernels use these constants; nothing else may copy them).
@@ -19,6 +23,8 @@ inline constexpr int64_t kFusedChunk = 4096;                 // elements per fus
 inline constexpr int64_t kConvRangeChunk = int64_t{1} << 16;  // values per conv2d range chunk
 inline constexpr int64_t kDenseBlockSteps = 1024;  // k-steps per dense B block (x the ISA group)
 inline constexpr int64_t kCopyTileSide = 8;  // both sides of a transposing view copied in tiles
+inline constexpr int kU8Precision = 7;  // AVX2: a side of at most this precision takes vpmaddubsw
+inline constexpr int64_t kDenseGemvRows = 2;  // AVX2: dense of at most this many rows is a gemv
 
 // Which dispatch a path belongs to: a variant forcing one ISA declares only its own, and a
 // binary declares only the paths of the ISAs it holds (cpu_features.h: isa_built).
@@ -61,7 +67,12 @@ enum class On {
     "threads over the first kept axis")                                                         \
   X(kReduceInner, "reduce.inner_reduced", kAny, "sum,max", "the innermost axis reduced")        \
   X(kReduceOuter, "reduce.inner_kept", kAny, "sum,max", "the innermost axis kept (row adds)")   \
-  X(kConvGemmAvx2, "conv2d.gemm.avx2", kAvx2, "conv2d", "implicit GEMM on AVX2 (int16 pairs)")  \
+  X(kConvGemmAvx2, "conv2d.gemm.avx2", kAvx2, "conv2d",                                       \
+    "implicit GEMM on AVX2, int16 pairs (data and weights of precision 8)")                     \
+  X(kConvGemmAvx2U8Data, "conv2d.gemm.avx2_u8.data7", kAvx2, "conv2d",                          \
+    "implicit GEMM on AVX2, vpmaddubsw: data of precision <= 7 stored x + 64")                  \
+  X(kConvGemmAvx2U8Weights, "conv2d.gemm.avx2_u8.weights7", kAvx2, "conv2d",                    \
+    "implicit GEMM on AVX2, vpmaddubsw: weights of precision <= 7, data (precision 8) + 128")   \
   X(kConvGemmAvxVnni, "conv2d.gemm.avxvnni", kAvxVnni, "conv2d",                               \
     "implicit GEMM on AVX-VNNI (u8, 256-bit)")                                                  \
   X(kConvGemmVnni, "conv2d.gemm.vnni", kVnni, "conv2d", "implicit GEMM on AVX-512 VNNI (u8)")   \
@@ -85,7 +96,14 @@ enum class On {
     "channel panels split into ranges over tasks")                                              \
   X(kConvRangeChunks, "conv2d.value_range.chunks", kGemm, "conv2d",                             \
     "the deferred data value check over several 2^16-value chunks")                             \
-  X(kDenseGemmAvx2, "dense.gemm.avx2", kAvx2, "dense", "packed GEMM on AVX2 (int16 pairs)")     \
+  X(kDenseGemmAvx2, "dense.gemm.avx2", kAvx2, "dense",                                         \
+    "packed GEMM on AVX2, int16 pairs (data and weights of precision 8)")                       \
+  X(kDenseGemmAvx2U8Data, "dense.gemm.avx2_u8.data7", kAvx2, "dense",                           \
+    "packed GEMM on AVX2, vpmaddubsw: data of precision <= 7 stored x + 64")                    \
+  X(kDenseGemmAvx2U8Weights, "dense.gemm.avx2_u8.weights7", kAvx2, "dense",                     \
+    "packed GEMM on AVX2, vpmaddubsw: weights of precision <= 7, data (precision 8) + 128")     \
+  X(kDenseGemvAvx2, "dense.gemv.avx2", kAvx2, "dense",                                          \
+    "at most 2 rows on AVX2: a gemv streaming W once, converted and multiplied in one pass")    \
   X(kDenseGemmAvxVnni, "dense.gemm.avxvnni", kAvxVnni, "dense",                                \
     "packed GEMM on AVX-VNNI (u8 x s8, 256-bit)")                                               \
   X(kDenseGemmVnni, "dense.gemm.vnni", kVnni, "dense", "packed GEMM on AVX-512 VNNI (u8 x s8)") \
@@ -118,6 +136,15 @@ CVMCHECK_OPTIMIZED_PATHS(CVMCHECK_OPTIMIZED_PATH_INDEX)
 
 using paths::hit;
 using paths::hit_if;
+
+// The k-steps of one dense B block on `isa`'s kernels: kDenseBlockSteps, but half of it for the
+// AVX2 vpmaddubsw tables (4 k values a step), so that both AVX2 tables share the k-block depth
+// (2048) that the generators aim at, and their B blocks the int16 table's bytes at most.
+int64_t dense_block_steps(const nn::NnIsa& isa);
+
+// The GEMM path of a conv2d (conv) or dense call on `isa`'s kernels: the ISA's, and on AVX2 the
+// pair instruction the call's precisions chose (nn::active_nn_isa(p_data, p_weight)).
+int gemm_path(const nn::NnIsa& isa, bool conv);
 
 // The paths `backend_isa` can take (-1: any ISA, the CPUID pick), with those this machine
 // cannot reach given their reason, and the thresholds; set on the backend and its variants.

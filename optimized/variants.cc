@@ -79,6 +79,11 @@ Backend make_planted_neon_variant(const Backend& optimized, const std::string& n
   return wrap(optimized, name, Dispatch{static_cast<int>(Isa::kNeonDot), 2, -1, false, fault});
 }
 
+Backend make_planted_avx2_variant(const Backend& optimized, const std::string& name) {
+  return wrap(optimized, name,
+              Dispatch{static_cast<int>(Isa::kAvx2), 2, -1, false, nn::kAvx2FaultU8For8Bit});
+}
+
 std::vector<Backend> make_variant_backends(const Backend& optimized) {
   std::vector<Backend> variants;
   // Each ISA on a team of two above the default work threshold, whatever the process's own

@@ -22,6 +22,7 @@ int64_t lines_of(const std::string& text) { return std::count(text.begin(), text
 TEST(CampaignTable, EveryOperatorAndBackendFitsAScreen) {
   CampaignOptions o;
   o.max_cases = 400;
+  o.seconds = 3600;  // the calls bound the run, not the machine's speed or load
   o.seed = 5;
   const CampaignResult result = run_campaign(registry(), o);
   ASSERT_EQ(result.table.size(), registry().ops().size());
@@ -104,6 +105,38 @@ TEST(CampaignTable, ExpectedMismatchesShowApart) {
   ASSERT_NE(row, std::string::npos) << unlisted;
   EXPECT_NE(campaign_json(result).find("\"expected\": " + std::to_string(cell.expected)),
             std::string::npos);
+}
+
+// A run too short to reach most operators (one call here) leaves every backend with operators
+// it declares but never compared, and may leave many with nothing compared at all: the screen
+// folds both into a few lines of at most 100 columns, and says where the full lists are.
+TEST(CampaignTable, BackendsThatComparedNothingFoldIntoAFewLines) {
+  CampaignOptions o;
+  o.max_cases = 1;
+  o.seconds = 3600;
+  o.seed = 5;
+  CampaignResult result = run_campaign(registry(), o);
+  ASSERT_GT(result.declared_not_compared.size(), 3u) << campaign_table(result);
+  for (int k = 0; k < 40; ++k) {
+    result.nothing_compared["backend" + std::to_string(k)] = "a reason shared by them all";
+  }
+  const std::string screen = campaign_table(result);
+  std::istringstream in(screen);
+  int64_t trailer = 0;  // the not-compared lines and their continuations
+  for (std::string line; std::getline(in, line);) {
+    EXPECT_LE(line.size(), 100u) << line;
+    if (line.rfind("nothing compared", 0) == 0 || (trailer > 0 && line.rfind("  ", 0) == 0)) {
+      ++trailer;
+    }
+  }
+  EXPECT_LE(trailer, 10) << screen;
+  EXPECT_NE(screen.find("nothing compared, a reason shared by them all: backend0,"),
+            std::string::npos) << screen;
+  EXPECT_NE(screen.find("more (campaign.json)"), std::string::npos) << screen;
+  EXPECT_NE(screen.find("nothing compared for backends that skipped every call"),
+            std::string::npos) << screen;
+  const std::string full = campaign_table(result, TableStyle::kFull);
+  EXPECT_NE(full.find("nothing compared for backend backend39: a reason"), std::string::npos);
 }
 
 }  // namespace

@@ -52,7 +52,9 @@ TEST_F(NarrowRunTest, ABackendNamedExplicitlyStillFailsWhenItComparesNothing) {
 // default backends are judged as the default selection (an unavailable one is a listed skip, one
 // implementing none of the operators not applicable); the defined worker counts as named.
 TEST_F(NarrowRunTest, AWorkerCampaignOnThreeOperatorsIsJudgedOnWhatWasAsked) {
-  const std::string worker = std::string(" --backend-def ex=") + CVMCHECK_EXAMPLE_CPP_WORKER;
+  // --worker-memory 0: a sanitized build's worker reserves terabytes of address space at start.
+  const std::string worker =
+      std::string(" --worker-memory 0 --backend-def ex=") + CVMCHECK_EXAMPLE_CPP_WORKER;
   const testing::CliRun run = campaign("--ops abs,negative,clip --max-cases 60" + worker);
   EXPECT_EQ(run.status, 0) << run.out;
   EXPECT_TRUE(report_json()["not_applicable"].contains("cuda-host@nms8"));

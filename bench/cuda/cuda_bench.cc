@@ -94,16 +94,20 @@ nlohmann::json time_case(const BenchCase& c, int reps) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     kernels.push_back(cuda::last_kernel_ms());
   }
-  size_t bytes = 0;
-  for (const Tensor& t : c.inputs) bytes += bytes_of(t);
-  for (const Tensor& t : out) bytes += static_cast<size_t>(t.size()) * 4;  // int32 on the device
+  size_t in_bytes = 0, out_bytes = 0;
+  for (const Tensor& t : c.inputs) in_bytes += bytes_of(t);
+  for (const Tensor& t : out) out_bytes += static_cast<size_t>(t.size()) * 4;  // int32
+  const size_t bytes = in_bytes + out_bytes;
   const double kernel_ms = median(kernels);
   const double copy_ms = device_copy_ms(bytes / 2, reps);  // reads and writes bytes/2 each
+  const double pinned_ms = pinned_copies_ms(in_bytes, out_bytes, reps);
   nlohmann::json j = {{"label", c.label},           {"op", c.op},
                       {"bytes", bytes},             {"end_to_end_ms", median(end_to_end)},
                       {"kernel_ms", kernel_ms},     {"copy_ms", copy_ms},
                       {"kernel_over_copy", kernel_ms / copy_ms},
-                      {"kernel_gb_per_s", static_cast<double>(bytes) / (kernel_ms * 1e6)}};
+                      {"kernel_gb_per_s", static_cast<double>(bytes) / (kernel_ms * 1e6)},
+                      {"pinned_copies_ms", pinned_ms},
+                      {"end_to_end_over_pinned", median(end_to_end) / pinned_ms}};
   if (c.gemm.m > 0) {
     j["simple_kernel_ms"] = kernel_ms_on("cuda/simple", c, reps);
     j["kernel_over_simple"] = kernel_ms / j["simple_kernel_ms"].get<double>();
@@ -131,6 +135,8 @@ void print_row(const nlohmann::json& j) {
   } else if (j.contains("gemm_unavailable")) {
     std::printf("   GEMM: %s", j["gemm_unavailable"].get<std::string>().c_str());
   }
+  std::printf("   pinned %7.3f ms (end to end x%.1f)", j["pinned_copies_ms"].get<double>(),
+              j["end_to_end_over_pinned"].get<double>());
   if (j.contains("simple_kernel_ms")) {
     std::printf("   simple %8.3f ms (kernels x%.2f)", j["simple_kernel_ms"].get<double>(),
                 j["kernel_over_simple"].get<double>());

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -58,6 +59,28 @@ double device_copy_ms(size_t bytes, int reps) {
   return median_event_ms(
       [&] { cuda_ok(cudaMemcpyAsync(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice), "d2d"); },
       reps);
+}
+
+double pinned_copies_ms(size_t to_device, size_t to_host, int reps) {
+  void* host_in = nullptr;
+  void* host_out = nullptr;
+  cuda_ok(cudaMallocHost(&host_in, std::max<size_t>(to_device, 1)), "cudaMallocHost");
+  cuda_ok(cudaMallocHost(&host_out, std::max<size_t>(to_host, 1)), "cudaMallocHost");
+  std::memset(host_in, 0x5a, to_device);
+  double ms = 0;
+  {
+    DeviceBytes in(to_device), out(to_host);
+    cuda_ok(cudaMemset(out.ptr, 0x5a, to_host), "cudaMemset");
+    ms = median_event_ms(
+        [&] {
+          cuda_ok(cudaMemcpyAsync(in.ptr, host_in, to_device, cudaMemcpyHostToDevice), "h2d");
+          cuda_ok(cudaMemcpyAsync(host_out, out.ptr, to_host, cudaMemcpyDeviceToHost), "d2h");
+        },
+        reps);
+  }
+  cudaFreeHost(host_in);
+  cudaFreeHost(host_out);
+  return ms;
 }
 
 double cublaslt_int8_gemm_ms(int64_t m, int64_t n, int64_t k, int reps, std::string* why) {

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/campaign/campaign_paths.h"
+#include "harness/campaign/campaign_trailer.h"
 #include "harness/campaign/expected_groups.h"
 #include "harness/engine/call_descriptor.h"
 #include "harness/engine/screen_grid.h"
@@ -164,40 +165,6 @@ void screen_grid(std::ostream& out, const CampaignResult& result, bool fold) {
   }
 }
 
-// Lines of the form "FILE:LINE SELECTOR ... [(matched no case of BACKEND)]" (stale entries,
-// unexpected passes) as one line per list file and backend: "PREFIX N entries of FILE WHAT
-// (lines 3, 9)", the first 12 line numbers of each: a night's lists can have dozens.
-void lines_by_list(std::ostream& out, const std::vector<std::string>& lines,
-                   const std::string& prefix, const std::string& what) {
-  std::map<std::string, std::set<int64_t>> by_list;
-  for (std::string line : lines) {
-    if (line.rfind(prefix, 0) == 0) line = line.substr(prefix.size());
-    const std::string source = line.substr(0, line.find(' '));
-    const size_t colon = source.rfind(':');
-    const size_t of = line.rfind(" of ");
-    const bool for_one = line.back() == ')' && of != std::string::npos && of > line.rfind('(');
-    const std::string backend = for_one ? line.substr(of, line.size() - 1 - of) : "";
-    int64_t number = 0;
-    if (colon != std::string::npos) {
-      number = std::strtoll(source.c_str() + colon + 1, nullptr, 10);
-    }
-    by_list[source.substr(0, colon) + " " + what + backend].insert(number);
-  }
-  for (const auto& [list_what, numbers] : by_list) {
-    std::string joined;
-    size_t k = 0;
-    for (const int64_t n : numbers) {
-      if (k++ == 12) {
-        joined += ", ...";
-        break;
-      }
-      joined += (joined.empty() ? "" : ", ") + std::to_string(n);
-    }
-    out << prefix << numbers.size() << (numbers.size() == 1 ? " entry of " : " entries of ")
-        << list_what << (numbers.size() == 1 ? " (line " : " (lines ") << joined << ")\n";
-  }
-}
-
 // The first "__REPRO: cvmcheck run DIR ..." line of a finding's report.
 std::string replay_line(const CampaignFinding& f) {
   const size_t at = f.summary.find("__REPRO: cvmcheck run ");
@@ -262,42 +229,6 @@ void finding_lines(std::ostream& out, const CampaignFinding& f, TableStyle style
                     " characters: in campaign.json and the repro's __REPRO --call line)"
               : "'" + f.descriptor + "'")
       << "\n";
-}
-
-// What the run could not check or judge: stale entries, backends that compared nothing.
-void trailer_lines(std::ostream& out, const CampaignResult& result, TableStyle style) {
-  if (style == TableStyle::kScreen) {
-    lines_by_list(out, result.unexpected_passes, "unexpected pass: ",
-                  "selected only passing calls (none failed)");
-    lines_by_list(out, result.stale_expectations, "stale: ", "selected no call");
-  } else {
-    for (const std::string& line : result.unexpected_passes) {
-      out << "unexpected pass: " << line << "\n";
-    }
-    for (const std::string& line : result.stale_expectations) out << line << "\n";
-  }
-  for (const auto& [backend, why] : result.nothing_compared) {
-    out << "nothing compared for backend " << backend << ": " << why << "\n";
-  }
-  for (const auto& [backend, ops] : result.declared_not_compared) {
-    out << "nothing compared for backend " << backend << " on " << join_names(ops)
-        << ": it declares them but skipped every call\n";
-  }
-  for (const auto& [backend, reason] : result.skip_reasons) {
-    out << "skipped backend " << backend << ": " << reason << "\n";
-  }
-  if (!result.not_applicable.empty()) {
-    std::set<std::string> names;
-    for (const auto& [backend, why] : result.not_applicable) names.insert(backend);
-    out << "not applicable (implement none of the selected operators): " << join_names(names)
-        << "\n";
-  }
-  for (const std::string& backend : result.precision_not_compared) {
-    out << "precision not compared: backend " << backend << kPrecisionNotCompared << "\n";
-  }
-  if (result.generator_failures > 0) {
-    out << "generator draws abandoned: " << result.generator_failures << "\n";
-  }
 }
 
 }  // namespace

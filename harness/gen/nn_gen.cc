@@ -146,6 +146,33 @@ void aim_conv_gemm_tile(ConvDraw& d) {
   d.w = axis;
 }
 
+// Now and then, while a campaign aims at a "precision" threshold (AVX2's vpmaddubsw limit,
+// 7: exact where a side has at most 7 bits), both precisions on either side of it (8 three
+// times in five), half of those calls at the saturation edge (see ConvDraw::edge).
+template <typename Draw>
+void aim_precisions(const std::string& op, Draw& d) {
+  const auto p_data = gen::aimed(op, "precision", 1, 8);
+  if (!p_data) return;
+  d.p_data = static_cast<int>(*p_data);
+  d.p_weight = static_cast<int>(gen::aimed(op, "precision", 1, 8, 1).value_or(8));
+  d.edge = coin();
+  d.edge_sign = coin() ? 1 : -1;
+}
+
+// A tensor of precision p whose values are all sign * alpha(p), int8 or int32.
+Tensor edge_tensor(const Shape& shape, int p, int sign) {
+  const std::vector<int32_t> v(static_cast<size_t>(shape_size(shape)),
+                               static_cast<int32_t>(sign * alpha(p)));
+  return Tensor::from_values(shape, v, p, coin() ? DType::kInt8 : DType::kInt32);
+}
+
+// The data and weights of a draw: drawn values, or the saturation edge.
+template <typename Draw>
+void push_operands(Call& call, const Draw& d, const Shape& x, const Shape& w) {
+  call.inputs.push_back(d.edge ? edge_tensor(x, d.p_data, 1) : tensor(x, d.p_data));
+  call.inputs.push_back(d.edge ? edge_tensor(w, d.p_weight, d.edge_sign) : tensor(w, d.p_weight));
+}
+
 }  // namespace
 
 nn_gen::ConvDraw nn_gen::draw_conv() {
@@ -192,6 +219,7 @@ nn_gen::ConvDraw nn_gen::draw_conv() {
   d.p_weight = draw_precision(1, 8);
   // p_data + p_weight + bitlen(terms) <= 8 + 8 + 8 < 31, so any bias precision up to 31 fits.
   d.p_bias = draw_precision(1, 31);
+  aim_precisions("conv2d", d);
   return d;
 }
 
@@ -209,9 +237,8 @@ Call nn_gen::conv_call(const ConvDraw& d) {
   if (coin()) call.attrs["out_layout"] = text_of({"__undef__", "NCHW"});
   if (coin()) call.attrs["out_dtype"] = text_of({"same", "int32"});
   if (!d.use_bias || coin()) call.attrs["use_bias"] = *gen::bool_text(d.use_bias);
-  call.inputs.push_back(tensor({d.batch, d.in_channels, d.h.in, d.w.in}, d.p_data));
-  call.inputs.push_back(
-      tensor({d.channels, d.in_channels / d.groups, d.h.kernel, d.w.kernel}, d.p_weight));
+  push_operands(call, d, {d.batch, d.in_channels, d.h.in, d.w.in},
+                {d.channels, d.in_channels / d.groups, d.h.kernel, d.w.kernel});
   if (d.use_bias) call.inputs.push_back(tensor({d.channels}, d.p_bias));
   return call;
 }
@@ -347,8 +374,9 @@ nn_gen::DenseDraw nn_gen::draw_dense() {
   // the vector lanes, a column panel), the others kept small: work stays under ~1M terms.
   if (const auto depth = gen::aimed("dense", "depth", 1, 12288)) {
     d.depth = *depth;
-    d.rows = pick(1, 3);
-    d.units = pick(1, 20);
+    // The gemv (AVX2: 1 or 2 rows) and, two draws in three, the packed GEMM's k-blocks.
+    d.rows = pick(1, 6);
+    d.units = pick(1, 12);
   }
   if (const auto rows = gen::aimed("dense", "rows", 1, 64)) d.rows = *rows;
   if (const auto units = gen::aimed("dense", "units", 1, 200)) d.units = *units;
@@ -356,6 +384,7 @@ nn_gen::DenseDraw nn_gen::draw_dense() {
   d.p_data = draw_precision(1, 8);
   d.p_weight = draw_precision(1, 8);
   d.p_bias = draw_precision(1, 31);  // 8 + 8 + bitlen(256) < 31
+  aim_precisions("dense", d);
   return d;
 }
 
@@ -364,8 +393,7 @@ Call nn_gen::dense_call(const DenseDraw& d) {
   call.op = "dense";
   call.attrs["units"] = std::to_string(d.units);
   if (!d.use_bias || coin()) call.attrs["use_bias"] = *gen::bool_text(d.use_bias);
-  call.inputs.push_back(tensor({d.rows, d.depth}, d.p_data));
-  call.inputs.push_back(tensor({d.units, d.depth}, d.p_weight));
+  push_operands(call, d, {d.rows, d.depth}, {d.units, d.depth});
   if (d.use_bias) call.inputs.push_back(tensor({d.units}, d.p_bias));
   return call;
 }

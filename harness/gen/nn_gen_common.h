@@ -93,6 +93,10 @@ struct ConvDraw {
   ConvAxis h, w;
   bool use_bias = false;
   int p_data = 8, p_weight = 8, p_bias = 8;
+  // The saturation edge of AVX2's vpmaddubsw pairs: the data all +alpha (the largest u8 once
+  // shifted), the weights all edge_sign * alpha (harness/gen/nn_gen.cc, aim_precisions).
+  bool edge = false;
+  int edge_sign = 1;
   int64_t terms() const { return in_channels / groups * h.kernel * w.kernel; }
   int64_t outputs() const { return channels; }
 };
@@ -105,6 +109,10 @@ struct DenseDraw {
   int64_t rows = 1, depth = 1, units = 1;
   bool use_bias = false;
   int p_data = 8, p_weight = 8, p_bias = 8;
+  // The saturation edge of AVX2's vpmaddubsw pairs: the data all +alpha (the largest u8 once
+  // shifted), the weights all edge_sign * alpha (harness/gen/nn_gen.cc, aim_precisions).
+  bool edge = false;
+  int edge_sign = 1;
   int64_t terms() const { return depth; }
   int64_t outputs() const { return units; }
 };

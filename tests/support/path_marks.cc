@@ -171,9 +171,9 @@ PathCall repeat(const Shape& shape, int64_t repeats, int64_t axis) {
   return {"repeat", attrs, {filled(shape)}};
 }
 
-PathCall dense(int64_t rows, int64_t depth, int64_t units, DType x, DType w) {
+PathCall dense(int64_t rows, int64_t depth, int64_t units, DType x, DType w, int p_x, int p_w) {
   return {"dense", R"({"units": ")" + std::to_string(units) + R"(", "use_bias": "false"})",
-          {filled({rows, depth}, 8, x), filled({units, depth}, 8, w)}};
+          {filled({rows, depth}, p_x, x), filled({units, depth}, p_w, w)}};
 }
 
 PathCall conv(const ConvCall& c) {
@@ -186,8 +186,8 @@ PathCall conv(const ConvCall& c) {
       R"(, "padding": )" + pair(c.pad, c.pad) + R"(, "dilation": )" + pair(1, 1) +
       R"(, "groups": ")" + std::to_string(c.groups) + R"(", "use_bias": "false"})";
   return {"conv2d", attrs,
-          {filled({1, c.in_channels, c.height, c.width}),
-           filled({c.channels, c.in_channels / c.groups, c.kernel, c.kernel})}};
+          {filled({1, c.in_channels, c.height, c.width}, c.p_data),
+           filled({c.channels, c.in_channels / c.groups, c.kernel, c.kernel}, c.p_weight)}};
 }
 
 PathCall take() {

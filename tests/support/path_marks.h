@@ -86,11 +86,12 @@ PathCall reduce(const std::string& op, const Shape& shape, const std::string& ax
 PathCall transpose(const Shape& shape, const std::string& axes);
 PathCall repeat(const Shape& shape, int64_t repeats, int64_t axis);
 PathCall dense(int64_t rows, int64_t depth, int64_t units, DType x = DType::kInt32,
-               DType w = DType::kInt32);
+               DType w = DType::kInt32, int p_x = 8, int p_w = 8);
 // conv2d of one image: in_channels x height x width, square kernel, padding on both axes.
 struct ConvCall {
   int64_t in_channels = 2, height = 4, width = 8, channels = 4;
   int64_t groups = 1, kernel = 1, pad = 0, stride_w = 1;
+  int p_data = 8, p_weight = 8;
 };
 PathCall conv(const ConvCall& c);
 PathCall take();

@@ -16,6 +16,12 @@ const char* const kIsa =
     "call's paths are checked against what its backend can take)";
 const char* const kNoGemm = "the portable ISA has no GEMM: every call of it takes this path";
 
+// The precision up to which AVX2 takes vpmaddubsw (7).
+int u8(const Sizes& s) { return static_cast<int>(s["nn.u8_precision"]); }
+
+// Rows that take the packed GEMM, not the gemv (AVX2: 3).
+int64_t gemm_rows(const Sizes& s) { return s["dense.gemv_rows"] + 1; }
+
 ConvCall panels(int64_t channels, int64_t height, int64_t width) {
   return ConvCall{.height = height, .width = width, .channels = channels};
 }
@@ -75,6 +81,13 @@ std::vector<PathRow> nn_and_copy_rows() {
   return {
     // conv2d: two input channels per group take a GEMM ISA's implicit GEMM, one the direct.
     {"conv2d.gemm.avx2", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
+    // AVX2's pair instruction by the precisions: vpmaddubsw where a side has at most 7 bits
+    // (the data's first: shifted by 64), the int16 kernels for 8 x 8.
+    {"conv2d.gemm.avx2", "", CALL(conv({})), CALL(conv({.p_weight = u8(s)}))},
+    {"conv2d.gemm.avx2_u8.data7", "", CALL(conv({.p_data = u8(s)})),
+     CALL(conv({.p_data = u8(s) + 1}))},
+    {"conv2d.gemm.avx2_u8.weights7", "", CALL(conv({.p_weight = u8(s)})),
+     CALL(conv({.p_data = u8(s), .p_weight = u8(s)}))},
     {"conv2d.gemm.vnni", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
     {"conv2d.gemm.avxvnni", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
     {"conv2d.gemm.neon_dotprod", "", CALL(conv({})), CALL(conv({.in_channels = 1}))},
@@ -94,21 +107,33 @@ std::vector<PathRow> nn_and_copy_rows() {
      CALL(conv({.channels = 2 * s["conv2d.row_panel"]}))},
     {"conv2d.gemm.panels", "", CALL(conv({.channels = s["conv2d.row_panel"] + 1})),
      CALL(conv({.channels = s["conv2d.row_panel"]}))},
-    // A 16 x 16 image has enough pixel blocks for every team here to take both panels in
-    // one task; a 4 x 8 one has so few that the panels split into ranges.
-    {"conv2d.gemm.panels_per_task", "", CALL(conv(panels(s["conv2d.row_panel"] + 1, 16, 16))),
-     CALL(conv(panels(s["conv2d.row_panel"], 16, 16)))},
+    // An image of 1024 pixel blocks gives every team of up to 256 threads four blocks a thread
+    // (optimized/conv2d.cc), so each task takes both panels whatever the ISA's block; a 4 x 8
+    // one has so few that the panels split into ranges.
+    {"conv2d.gemm.panels_per_task", "",
+     CALL(conv(panels(s["conv2d.row_panel"] + 1, 256, 4 * s["conv2d.pixel_block"]))),
+     CALL(conv(panels(s["conv2d.row_panel"], 256, 4 * s["conv2d.pixel_block"])))},
     {"conv2d.gemm.panel_ranges", "", CALL(conv(panels(s["conv2d.row_panel"] + 1, 4, 8))),
      CALL(conv(panels(s["conv2d.row_panel"], 4, 8)))},
     {"conv2d.value_range.chunks", "", CALL(conv(row(s["conv2d.range_chunk"] + 1))),
      CALL(conv(row(s["conv2d.range_chunk"])))},
-    {"dense.gemm.avx2", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
+    {"dense.gemm.avx2", "", CALL(dense(gemm_rows(s), 1, 1)),
+     CALL(dense(gemm_rows(s), 1, 1, DType::kInt32, DType::kInt32, 8, u8(s)))},
+    {"dense.gemm.avx2_u8.data7", "",
+     CALL(dense(gemm_rows(s), 1, 1, DType::kInt32, DType::kInt32, u8(s), 8)),
+     CALL(dense(gemm_rows(s), 1, 1))},
+    {"dense.gemm.avx2_u8.weights7", "",
+     CALL(dense(gemm_rows(s), 1, 1, DType::kInt32, DType::kInt32, 8, u8(s))),
+     CALL(dense(gemm_rows(s), 1, 1, DType::kInt32, DType::kInt32, u8(s), u8(s)))},
+    {"dense.gemv.avx2", "", CALL(dense(s["dense.gemv_rows"], 1, 1)),
+     CALL(dense(gemm_rows(s), 1, 1))},
     {"dense.gemm.vnni", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
     {"dense.gemm.avxvnni", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
     {"dense.gemm.neon_dotprod", "", CALL(dense(1, 1, 1)), nullptr, kIsa},
     {"dense.direct", "", CALL(dense(1, 1, 1)), nullptr, kNoGemm},
-    {"dense.gemm.kblocks", "", CALL(dense(1, s["dense.kblock"] + 1, 1)),
-     CALL(dense(1, s["dense.kblock"], 1))},
+    // More rows than a gemv takes (AVX2): the packed GEMM.
+    {"dense.gemm.kblocks", "", CALL(dense(gemm_rows(s), s["dense.kblock"] + 1, 1)),
+     CALL(dense(gemm_rows(s), s["dense.kblock"], 1))},
     // One column panel: the rows split into chunks as soon as there are two row panels.
     {"dense.gemm.row_chunks", "", CALL(dense(s["dense.row_panel"] + 1, 1, 1)),
      CALL(dense(s["dense.row_panel"], 1, 1))},
@@ -116,10 +141,10 @@ std::vector<PathRow> nn_and_copy_rows() {
      CALL(dense(s["dense.row_panel"], 1, 1))},
     {"dense.gemm.partial_panel", "", CALL(dense(s["dense.row_panel"] - 1, 1, 1)),
      CALL(dense(2 * s["dense.row_panel"], 1, 1))},
-    {"dense.gemm.column_tail", "", CALL(dense(1, 1, s["dense.lanes"] + 1)),
-     CALL(dense(1, 1, s["dense.lanes"]))},
-    {"dense.gemm.column_tail", "", CALL(dense(1, 1, s["dense.lanes"] - 1)),
-     CALL(dense(1, 1, s["dense.column_panel"]))},
+    {"dense.gemm.column_tail", "", CALL(dense(gemm_rows(s), 1, s["dense.lanes"] + 1)),
+     CALL(dense(gemm_rows(s), 1, s["dense.lanes"]))},
+    {"dense.gemm.column_tail", "", CALL(dense(gemm_rows(s), 1, s["dense.lanes"] - 1)),
+     CALL(dense(gemm_rows(s), 1, s["dense.column_panel"]))},
     {"dense.gemm.mixed_dtype", "", CALL(dense(1, 1, 1, DType::kInt8, DType::kInt32)),
      CALL(dense(1, 1, 1, DType::kInt8, DType::kInt8))},
     {"dense.gemm.mixed_dtype", "", CALL(dense(1, 1, 1, DType::kInt32, DType::kInt8)),

@@ -1,0 +1,119 @@
+// AVX2 kernels of conv2d and dense for calls where one side has precision <= 7: u8 data x s8
+// weights, 4 k-values per int32 lane, _mm256_maddubs_epi16 (pairs of products summed into
+// int16, saturating) then _mm256_madd_epi16 by ones (the pairs into int32): 32 products per
+// three instructions on half the operand bytes of the int16 kernels (nn_isa_avx2.cc). Exact only
+// where the pair sums stay within int16 (nn_gemm.h): the data stored x + 64 when it has
+// precision <= 7, x + 128 when the weights have; active_nn_isa(p_data, p_weight) picks the table
+// by the call's precisions. Packing is the AVX-VNNI layout (u8 quads, the compensation shift *
+// sum(w) in the initial values); the micro-kernel is nn_tile.h's skeleton over the traits below.
+#include <immintrin.h>
+
+#define CVM_AVX2U8 __attribute__((target("avx2,fma")))
+#define CVM_AVX2U8_OP __attribute__((target("avx2,fma"), always_inline))
+#define CVM_NN_TARGET CVM_AVX2U8
+#define CVM_NN_FLAT __attribute__((target("avx2,fma"), flatten))
+
+#include "optimized/nn_gemm.h"
+#include "optimized/nn_generic.h"
+#include "optimized/nn_tile.h"
+
+namespace cvm::opt::nn {
+namespace {
+
+CVM_AVX2U8 inline __m256i low_lanes(int n) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
+}
+
+// The nn_tile.h traits; kAdd: the data's shift (64 or 128). vpmaddubsw's first operand is the
+// unsigned one: the shifted data (B for conv2d, A for dense), the second the signed weights.
+template <int kAdd>
+struct Avx2U8 {
+  using Vec = __m256i;
+  using BElem = uint8_t;
+  static constexpr int kLanes = 8, kGroup = 4;
+  static constexpr int kShift = kAdd;
+  // 8 accumulators + 2 B vectors + 1 broadcast + the pair sums + the ones: 13 of 16 registers.
+  static constexpr int kConvMr = 4, kConvNv = 2, kDenseMr = 4, kDenseNv = 2;
+
+  CVM_AVX2U8_OP static Vec zero() { return _mm256_setzero_si256(); }
+  CVM_AVX2U8_OP static Vec set1(int32_t x) { return _mm256_set1_epi32(x); }
+  CVM_AVX2U8_OP static Vec add(Vec a, Vec b) { return _mm256_add_epi32(a, b); }
+  CVM_AVX2U8_OP static Vec loadu(const void* p) {
+    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+  }
+  CVM_AVX2U8_OP static Vec load_low(const int32_t* p, int n) {
+    return _mm256_maskload_epi32(p, low_lanes(n));
+  }
+  CVM_AVX2U8_OP static void store(int32_t* p, Vec v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+  CVM_AVX2U8_OP static void store_low(int32_t* p, int n, Vec v) {
+    _mm256_maskstore_epi32(p, low_lanes(n), v);
+  }
+  CVM_AVX2U8_OP static Vec rotate(Vec v, int s) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i idx =
+        _mm256_and_si256(_mm256_add_epi32(lane, _mm256_set1_epi32(s)), _mm256_set1_epi32(7));
+    return _mm256_permutevar8x32_epi32(v, idx);
+  }
+  template <bool kConv>
+  CVM_AVX2U8_OP static Vec mac(Vec acc, Vec b, Vec a) {
+    const Vec pairs = kConv ? _mm256_maddubs_epi16(b, a) : _mm256_maddubs_epi16(a, b);
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
+  }
+};
+
+template <typename T, int kAdd>
+CVM_NN_FLAT void fill_row(const T* const* src, int64_t stride, int64_t first, int64_t width,
+                          int64_t count, void* dst) {
+  fill_row_generic<T, uint8_t, 4, true, kAdd>(src, stride, first, width, count, dst);
+}
+
+// kAdd 0: the weights as they are (s8); else the dense data, stored x + kAdd.
+template <typename T, int kAdd>
+CVM_NN_FLAT void pack_b(const T* w, int64_t ld, int64_t units, int64_t valid, int64_t kc,
+                        int64_t nr, void* dst, int32_t* colsum, int32_t* range) {
+  pack_b_generic<T, uint8_t, 4, false, kAdd>(w, ld, units, valid, kc, nr, dst, colsum, range);
+}
+
+template <typename T>
+CVM_NN_FLAT void pack_w(const T* w, int64_t rows, int64_t icg, int64_t taps, void* dst,
+                        int32_t* row_sum, int32_t* range) {
+  pack_w_generic<T, uint8_t, 4>(w, rows, icg, taps, dst, row_sum, range);
+}
+
+template <typename T>
+CVM_NN_FLAT void value_range(const T* data, int64_t n, int32_t* range) {
+  range_generic<T>(data, n, range);
+}
+
+template <int kAdd>
+NnIsa table() {
+  NnIsa i = base_table<Avx2U8<kAdd>>(Isa::kAvx2);
+  i.fill_row_i8 = fill_row<int8_t, kAdd>;
+  i.fill_row_i32 = fill_row<int32_t, kAdd>;
+  i.pack_b_i8 = pack_b<int8_t, 0>;
+  i.pack_b_i32 = pack_b<int32_t, 0>;
+  i.pack_a_i8 = pack_b<int8_t, kAdd>;
+  i.pack_a_i32 = pack_b<int32_t, kAdd>;
+  i.pack_w_i8 = pack_w<int8_t>;
+  i.pack_w_i32 = pack_w<int32_t>;
+  i.range_i8 = value_range<int8_t>;
+  i.range_i32 = value_range<int32_t>;
+  i.direct_i8 = direct_flat<int8_t>;
+  i.direct_i32 = direct_flat<int32_t>;
+  i.gemv_i8 = avx2_gemv_i8;  // exact at any precision (int16 pairs): the same as the int16 table's
+  i.gemv_i32 = avx2_gemv_i32;
+  return i;
+}
+
+}  // namespace
+
+const NnIsa& avx2_u8_isa(int shift) {
+  static const NnIsa data7 = table<64>();
+  static const NnIsa weights7 = table<128>();
+  return shift == 64 ? data7 : weights7;
+}
+
+}  // namespace cvm::opt::nn
