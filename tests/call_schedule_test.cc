@@ -153,5 +153,28 @@ TEST(CampaignSchedule, VariantsRunWhereTheyPay) {
   EXPECT_NEAR(r.planned_share.at("conv2d") + r.planned_share.at("abs"), 1.0, 1e-9);
 }
 
+// A variant's plain calls go only to the operators whose kernels its forced choice decides: an ISA
+// variant's GEMMs and elementwise passes, a CUDA variant's own family; never a transpose, whose
+// code is the same whatever the ISA. A variant that costs on every call (optimized@3) and a base
+// backend run every operator.
+TEST(CallCost, VariantsRunTheOperatorsTheirChoiceChanges) {
+  const Registry& r = registry();
+  const std::set<std::string> avx2 = variant_ops(r, "optimized/avx2");
+  for (const char* op : {"conv2d", "dense", "abs", "broadcast_add"}) EXPECT_EQ(avx2.count(op), 1u) << op;
+  for (const char* op : {"transpose", "take", "flatten"}) EXPECT_EQ(avx2.count(op), 0u) << op;
+  EXPECT_TRUE(variant_ops(r, "optimized@3").empty());
+  EXPECT_TRUE(variant_ops(r, "optimized").empty());
+  const std::set<std::string> nms8 = variant_ops(r, "cuda-host@nms8");
+  EXPECT_EQ(nms8.count("non_max_suppression"), 1u);
+  EXPECT_EQ(nms8.count("abs"), 0u);
+
+  CampaignOptions options = fixed_campaign();
+  options.ops = {"transpose", "abs"};
+  const CampaignResult c = run_campaign(r, options);
+  // optimized/portable runs transpose's aimed calls only, and abs's small plain ones too.
+  EXPECT_EQ(c.table.at("transpose").at("optimized/portable").cases, c.aimed_calls.at("transpose"));
+  EXPECT_GT(c.table.at("abs").at("optimized/portable").cases, c.aimed_calls.at("abs"));
+}
+
 }  // namespace
 }  // namespace cvm

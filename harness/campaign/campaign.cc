@@ -86,9 +86,8 @@ class CampaignRun {
     }
     for (size_t k = 0; k < compared_.size(); ++k) {
       compared_index_[compared_[k]] = k;
-      const Backend* backend = registry.find_backend(compared_[k]);
-      variant_every_.push_back(backend->variant_of.empty() ? -1 : variant_every(compared_[k]));
     }
+    variant_rules_ = variant_rules(registry, compared_);
   }
 
   CampaignResult run(const CampaignProgress& progress, double progress_interval) {
@@ -192,7 +191,7 @@ class CampaignRun {
     }
     if (aimed_call_) ++result_.aimed_calls[op.name];
     const double work = call_work(call);
-    const std::vector<std::string>& backends = backends_for(work, seed);
+    const std::vector<std::string>& backends = backends_for(op.name, work, seed);
     CallVerdict verdict = judge_call(registry_, call, backends, std::string(), std::string());
     result_.op_seconds[op.name] += since(call_start);
     ++result_.calls;
@@ -218,15 +217,15 @@ class CampaignRun {
     return charged;
   }
 
-  // The compared backends that run a call of `work` units: every base backend, and each variant
-  // where it pays. A call of an aimed arm is drawn at the thresholds that decide the variants'
-  // forced paths, so every variant runs it; a plain call runs a variant where variant_runs says
-  // so (as paying_backends, without a registry look-up per call): a variant forces one choice
-  // of its base's kernels, which its small calls reach as well as large ones.
-  const std::vector<std::string>& backends_for(double work, uint64_t seed) {
+  // The compared backends that run a call of `op` and `work` units: every base backend, and
+  // each variant where it pays. A call of an aimed arm is drawn at the thresholds that decide the
+  // variants' forced paths, so every variant runs it; a plain call runs a variant where its
+  // rule says so (paying_backends: the operators its choice can change, and by size).
+  const std::vector<std::string>& backends_for(const std::string& op, double work,
+                                               uint64_t seed) {
     call_backends_.clear();
     for (size_t k = 0; k < compared_.size(); ++k) {
-      if (aimed_call_ || variant_every_[k] < 0 || variant_runs(work, seed, k, variant_every_[k])) {
+      if (aimed_call_ || rule_runs(variant_rules_[k], k, op, work, seed)) {
         call_backends_.push_back(compared_[k]);
       }
     }
@@ -433,8 +432,8 @@ class CampaignRun {
   std::optional<CallSchedule> schedule_;
   std::vector<ScheduleArm> arms_;  // by place in the schedule
   std::map<std::string, size_t> compared_index_;  // backend -> its place in compared_
-  // By place in compared_: -1 for a base backend, else the variant's variant_every.
-  std::vector<int> variant_every_;
+  // By place in compared_: how each joins a plain call (call_cost.h).
+  std::vector<VariantRule> variant_rules_;
   std::vector<std::string> call_backends_;        // backends_for's list
   bool aimed_call_ = false;                        // the call is of an aimed arm
 };

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "cvmcheck/paths.h"
+
 namespace cvm {
 namespace {
 
@@ -117,16 +119,59 @@ uint64_t call_hash(const Call& call) {
   return h;
 }
 
-std::vector<std::string> paying_backends(const Registry& registry,
-                                         const std::vector<std::string>& compared, double work,
-                                         uint64_t seed) {
-  std::vector<std::string> chosen;
-  for (size_t k = 0; k < compared.size(); ++k) {
-    const Backend* backend = registry.find_backend(compared[k]);
-    const bool variant = backend != nullptr && !backend->variant_of.empty();
-    if (!variant || variant_runs(work, seed, k, variant_every(compared[k]))) {
-      chosen.push_back(compared[k]);
+std::set<std::string> variant_ops(const Registry& registry, const std::string& backend) {
+  const Backend* variant = registry.find_backend(backend);
+  if (variant == nullptr || variant->variant_of.empty() || variant_every(backend) > 0) return {};
+  // The paths every variant of the base declares: taken whatever the forced choice.
+  std::set<std::string> shared(variant->paths.begin(), variant->paths.end());
+  int siblings = 0;
+  for (const Backend& other : registry.backends()) {
+    if (other.variant_of != variant->variant_of || other.name == backend) continue;
+    ++siblings;
+    const std::set<std::string> theirs(other.paths.begin(), other.paths.end());
+    for (auto it = shared.begin(); it != shared.end();) {
+      it = theirs.count(*it) != 0 ? std::next(it) : shared.erase(it);
     }
+  }
+  if (siblings == 0) return {};
+  std::set<std::string> ops;
+  for (const std::string& id : variant->paths) {
+    if (shared.count(id) != 0) continue;
+    const PathInfo* info = paths::find(id);
+    if (info != nullptr) ops.insert(info->ops.begin(), info->ops.end());
+  }
+  return ops;
+}
+
+std::vector<VariantRule> variant_rules(const Registry& registry,
+                                       const std::vector<std::string>& compared) {
+  std::vector<VariantRule> rules;
+  for (const std::string& name : compared) {
+    const Backend* backend = registry.find_backend(name);
+    VariantRule rule;
+    rule.variant = backend != nullptr && !backend->variant_of.empty();
+    if (rule.variant) {
+      rule.every = variant_every(name);
+      rule.ops = variant_ops(registry, name);
+    }
+    rules.push_back(std::move(rule));
+  }
+  return rules;
+}
+
+bool rule_runs(const VariantRule& rule, size_t k, const std::string& op, double work,
+               uint64_t seed) {
+  if (!rule.variant) return true;
+  if (!rule.ops.empty() && rule.ops.count(op) == 0) return false;
+  return variant_runs(work, seed, k, rule.every);
+}
+
+std::vector<std::string> paying_backends(const std::vector<std::string>& compared,
+                                         const std::vector<VariantRule>& rules,
+                                         const std::string& op, double work, uint64_t seed) {
+  std::vector<std::string> chosen;
+  for (size_t k = 0; k < compared.size() && k < rules.size(); ++k) {
+    if (rule_runs(rules[k], k, op, work, seed)) chosen.push_back(compared[k]);
   }
   return chosen;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,12 +43,34 @@ int variant_every(const std::string& backend);
 inline constexpr double kVariantAllUnits = 1 << 15;
 inline constexpr uint64_t kVariantEvery = 4;
 
-// Of `compared`, the backends that run a call of `work` units whose seed is `seed`: every one
-// that is not a dispatch variant (Backend::variant_of), and each variant where variant_runs says
-// so, the variant numbered by its place in `compared`.
-std::vector<std::string> paying_backends(const Registry& registry,
-                                         const std::vector<std::string>& compared, double work,
-                                         uint64_t seed);
+// The operators whose calls a dispatch variant's forced choice can send to other kernels than
+// its base's: those served by a path the variant declares that not every variant of the same
+// base declares (a path they all declare, like threads.team or copy.run, is one the choice does
+// not decide). On the other operators the variant runs its base's code, so its plain calls there
+// would repeat the base's run. Empty means every operator: a variant whose every_k is set (its
+// cost is on every call, whatever the operator), the only variant of its base, or one that
+// declares no path of its own.
+std::set<std::string> variant_ops(const Registry& registry, const std::string& backend);
+
+// How a compared backend joins a call: a base backend runs every call; a dispatch variant runs
+// the calls of its ops (empty: every operator) where variant_runs says so.
+struct VariantRule {
+  bool variant = false;
+  int every = 0;              // variant_every
+  std::set<std::string> ops;  // variant_ops
+};
+std::vector<VariantRule> variant_rules(const Registry& registry,
+                                       const std::vector<std::string>& compared);
+
+// Whether the `k`-th compared backend, of rule `rule`, runs a call of operator `op` and `work`
+// units whose seed is `seed`.
+bool rule_runs(const VariantRule& rule, size_t k, const std::string& op, double work,
+               uint64_t seed);
+
+// Of `compared` (with their variant_rules), the backends that run such a call.
+std::vector<std::string> paying_backends(const std::vector<std::string>& compared,
+                                         const std::vector<VariantRule>& rules,
+                                         const std::string& op, double work, uint64_t seed);
 
 // A hash of the call (operator, attributes, shapes, precisions and a sample of the values): the
 // seed of variant_runs for a call that has no case seed (a fuzz input), so that the same input

@@ -227,10 +227,12 @@ std::optional<std::string> fuzz_one(const Registry& registry, const Call& call) 
   // (chosen by the input's hash, so an input replays alike): the fuzzer's inputs are all small,
   // and a variant only forces a choice that its base's calls share, so its runs on every input
   // would multiply the time per exec for little new coverage.
+  // A variant runs only the operators its forced choice can change (variant_ops).
   static const std::vector<std::string> compared = other_backends(registry);
+  static const std::vector<VariantRule> rules = variant_rules(registry, compared);
   return fuzz_one(registry, call,
-                  paying_backends(registry, compared, std::numeric_limits<double>::infinity(),
-                                  call_hash(call)));
+                  paying_backends(compared, rules, call.op,
+                                  std::numeric_limits<double>::infinity(), call_hash(call)));
 }
 
 std::optional<std::string> fuzz_one(const Registry& registry, const Call& call,
