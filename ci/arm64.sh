@@ -43,7 +43,14 @@ if [[ $mode == smoke ]]; then
 else
   cmake --build --preset arm64 --target cvmcheck_tests
   echo "== aarch64 unit tests under qemu-aarch64"
-  "${emulate[@]}" build-arm64/bin/cvmcheck_tests --gtest_brief=1
+  # Two tests watch a process from outside in ways qemu-user does not reproduce; they run in
+  # every x86 run and would run on an ARM machine: MrtStopsAtACaseBoundary waits for the CLI's
+  # SIGTERM handler in /proc/PID/status (SigCgt), where qemu shows its own handlers for every
+  # signal from the start, so the signal comes before the guest's handler; and
+  # AMemoryBlowUpIsStoppedByTheRlimit expects the worker's allocation to fail under RLIMIT_AS,
+  # which qemu's own address-space reservation turns into a hang.
+  "${emulate[@]}" build-arm64/bin/cvmcheck_tests --gtest_brief=1 \
+    --gtest_filter=-CampaignStopTest.MrtStopsAtACaseBoundary:WorkerClient.AMemoryBlowUpIsStoppedByTheRlimit
   campaign=(--seconds 60)
 fi
 echo "== aarch64 campaign under qemu-aarch64: $backends against the reference"
