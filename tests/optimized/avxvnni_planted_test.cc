@@ -4,45 +4,25 @@
 // AVX-VNNI. Without a fault the same campaign finds nothing.
 #include <gtest/gtest.h>
 
-#include <iostream>
 #include <string>
 #include <vector>
 
-#include "harness/campaign/campaign.h"
 #include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
 #include "optimized/nn_gemm.h"
 #include "registry/registry.h"
+#include "support/nn_planted.h"
 
 namespace cvm {
 namespace {
 
-// A campaign (20 s at most, 1,500 valid calls of dense and conv2d, a fixed seed) on the twin
-// with `fault` planted: its mismatching calls. Fails the test when the backend computed under
-// 100 calls (too few to judge).
+// The planted campaign (tests/support/nn_planted.h: 1,500 valid calls) on the twin with `fault`
+// planted.
 int64_t mismatches_with(int fault) {
-  Registry r = registry();
   const std::string name = "optimized/avxvnni~simde-planted-" + std::to_string(fault);
-  Backend planted =
-      opt::make_planted_avxvnni_variant(*registry().find_backend("optimized"), name, fault);
-  planted.declared_ops = registry().find_backend("optimized/avxvnni~simde")->declared_ops;
-  r.add_backend(std::move(planted));
-  CampaignOptions o;
-  o.seconds = 20;
-  o.max_cases = 1500;
-  o.seed = 53;
-  o.shrink_seconds = 0;
-  o.max_repros = 0;
-  o.ops = {"dense", "conv2d"};
-  o.backends = {name};
-  o.invalid_share = 0;
-  const CampaignResult result = run_campaign(r, o);
-  int64_t ok = 0;  // calls the backend computed (not only rejected)
-  for (const std::string& op : o.ops) ok += result.table.at(op).at(name).ok;
-  EXPECT_GT(ok, 100) << "fault " << fault << ": too few valid calls to judge";
-  std::cout << "fault " << fault << ": " << result.calls << " calls, " << ok << " ok, "
-            << result.mismatches << " mismatching\n";
-  return result.mismatches;
+  return testing::nn_campaign_mismatches(
+      opt::make_planted_avxvnni_variant(*registry().find_backend("optimized"), name, fault),
+      "optimized/avxvnni~simde", 53, 1500);
 }
 
 TEST(AvxVnniPlanted, WithoutAFaultTheCampaignFindsNothing) {
