@@ -1,9 +1,12 @@
 #include "harness/campaign/campaign_paths.h"
 
+#include <algorithm>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "harness/engine/call_cost.h"
 #include "harness/findings/planted.h"
 
 namespace cvm {
@@ -60,13 +63,23 @@ void finish_paths(const Registry& registry, const std::vector<std::string>& comp
     const Backend* backend = registry.find_backend(name);
     if (backend == nullptr || !backend->available || backend->paths.empty()) continue;
     const auto& calls = p.calls[name];
+    // A variant's paths of operators its choice does not decide (variant_ops: paths every
+    // variant of its base declares) run its base's code, and only the variant's aimed calls of
+    // those operators reach them: they are judged on the base.
+    const std::set<std::string> decided = variant_ops(registry, name);
     for (const std::string& id : backend->paths) {
       const PathInfo* info = paths::find(id);
       if (info == nullptr || !in_scope(*info, name, result)) continue;
       p.in_scope[name].insert(id);
       const auto why = backend->unreachable_paths.find(id);
+      const bool base_code =
+          !decided.empty() && std::none_of(info->ops.begin(), info->ops.end(),
+                                           [&](const std::string& op) { return decided.count(op); });
       if (why != backend->unreachable_paths.end()) {
         p.unreachable[name][id] = why->second;
+      } else if (base_code) {
+        p.unreachable[name][id] = "the base's code whatever this variant's choice: judged on " +
+                                  backend->variant_of;
       } else if (calls.count(id) == 0) {
         (calls_of(*info, name, result) >= kPathJudgeCalls ? p.not_reached : p.too_few_calls)[name]
             .insert(id);

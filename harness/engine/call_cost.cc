@@ -135,10 +135,26 @@ std::set<std::string> variant_ops(const Registry& registry, const std::string& b
   }
   if (siblings == 0) return {};
   std::set<std::string> ops;
-  for (const std::string& id : variant->paths) {
-    if (shared.count(id) != 0) continue;
+  const auto add_ops = [&ops](const std::string& id, const Backend* only_of) {
     const PathInfo* info = paths::find(id);
-    if (info != nullptr) ops.insert(info->ops.begin(), info->ops.end());
+    if (info == nullptr) return;
+    for (const std::string& op : info->ops) {
+      if (only_of == nullptr || only_of->implements(op)) ops.insert(op);
+    }
+  };
+  // Its own paths: a kernel the choice takes.
+  for (const std::string& id : variant->paths) {
+    if (shared.count(id) == 0) add_ops(id, nullptr);
+  }
+  // Its base's paths it lacks: a kernel the choice takes the operator away from (the portable
+  // variant's conv2d runs the direct kernel, a path every variant declares, where its base's
+  // GEMM would run), of the operators the variant implements.
+  const Backend* base = registry.find_backend(variant->variant_of);
+  if (base != nullptr) {
+    const std::set<std::string> own(variant->paths.begin(), variant->paths.end());
+    for (const std::string& id : base->paths) {
+      if (own.count(id) == 0) add_ops(id, variant);
+    }
   }
   return ops;
 }

@@ -46,7 +46,8 @@ inline constexpr uint64_t kVariantEvery = 4;
 // The operators whose calls a dispatch variant's forced choice can send to other kernels than
 // its base's: those served by a path the variant declares that not every variant of the same
 // base declares (a path they all declare, like threads.team or copy.run, is one the choice does
-// not decide). On the other operators the variant runs its base's code, so its plain calls there
+// not decide), and those it implements served by a path of its base that it lacks (its choice
+// takes the operator away from that kernel). On the other operators the variant runs its base's code, so its plain calls there
 // would repeat the base's run. Empty means every operator: a variant whose every_k is set (its
 // cost is on every call, whatever the operator), the only variant of its base, or one that
 // declares no path of its own.
