@@ -114,6 +114,9 @@ def parse_args(argv):
     p.add_argument("-n", type=int, default=100, help="mutants to draw (default %(default)s)")
     p.add_argument("--seconds", type=float, default=20,
                    help="campaign time box per mutant (default %(default)s)")
+    p.add_argument("--short-seconds", type=float, default=None,
+                   help="also judge every built mutant by a campaign of this shorter time box "
+                   "(same seed): the score a gate of a few seconds would have")
     p.add_argument("--list", action="store_true", help="print the draw and exit")
     p.add_argument("--pool", action="store_true", help="print the pool's sites per rule")
     p.add_argument("--skip", type=int, default=0,
@@ -149,6 +152,9 @@ class Judge:
         self.sanitized = scratch.sanitizer_build(tree, log, targets=["cvmcheck"]) if args.sanitize else None
         self.seed = args.seed
         self.baseline_paths = {}  # the unmutated campaign's paths: campaign.json's "paths"
+        # The short time box's campaigns leave unreached paths alone when the unmutated tree's
+        # short campaign reaches not every declared path (set by the baseline).
+        self.short_allows_unreached = False
 
     def campaign(self, build="build", seconds=None, allow_unreached=False):
         """(verdict, seconds, calls, tail); verdict: survived, mismatch, unreached (its only
@@ -178,15 +184,24 @@ class Judge:
                    "unreached" if only_unreached else "mismatch" if rc == 1 else "crash")
         return verdict, time.monotonic() - start, calls, _tail(out, rc)
 
-    def judged_campaign(self):
+    def judged_campaign(self, seconds=None, allow_unreached=False):
         """The campaign's verdict on a mutant. A run whose only failure is a path no call
         reached runs again for twice the time: a rare path missed by chance (a loaded machine
         makes fewer calls) is not the mutant's doing; one the mutant took away stays unreached."""
-        verdict, seconds, calls, tail = self.campaign()
+        seconds = seconds or self.args.seconds
+        verdict, took, calls, tail = self.campaign(seconds=seconds, allow_unreached=allow_unreached)
         if verdict != "unreached":
-            return verdict, seconds, calls, tail
-        again, more, calls, tail = self.campaign(seconds=2 * self.args.seconds)
-        return ("unreached" if again == "unreached" else again), seconds + more, calls, tail
+            return verdict, took, calls, tail
+        again, more, calls, tail = self.campaign(seconds=2 * seconds)
+        return ("unreached" if again == "unreached" else again), took + more, calls, tail
+
+    def short_campaign(self, result):
+        """With --short-seconds: the verdict of the shorter time box, kept beside the main one."""
+        if not self.args.short_seconds:
+            return
+        verdict, seconds, calls, _ = self.judged_campaign(
+            self.args.short_seconds, allow_unreached=self.short_allows_unreached)
+        result.update(short=verdict, short_seconds=round(seconds, 1), short_calls=calls)
 
     def run(self, mutant):
         """The result dict of one mutant (random_report.py reads it)."""
@@ -202,6 +217,7 @@ class Judge:
             verdict, seconds, calls, tail = self.judged_campaign()
             result.update(campaign=verdict, campaign_seconds=round(seconds, 1),
                           campaign_calls=calls, tail=tail)
+            self.short_campaign(result)
             if verdict != "survived":
                 result["status"] = "killed-campaign"
                 return result
@@ -335,12 +351,15 @@ def run(args, everything, chosen, equivalent):
     print(f"baseline campaign: {verdict} ({seconds:.1f} s, {calls} calls)", flush=True)
     if verdict != "survived":
         sys.exit("the unmutated tree fails the campaign; fix that first:\n" + tail)
+    short = baseline_short(judge) if args.short_seconds else None
     info = {"seed": args.seed, "n": len(chosen), "seconds": args.seconds,
             "started": time.strftime("%Y-%m-%d %H:%M:%S"), "pool": len(everything),
             "pool_per_rule": dict(collections.Counter(m.kind for m in everything)),
             "baseline_calls": calls, "baseline_seconds": round(seconds, 1),
             "baseline_paths": judge.baseline_paths, "sanitize": bool(args.sanitize),
             "commit": _commit(), "wall_seconds": 0}
+    if short:
+        info.update(short_seconds=args.short_seconds, **short)
     results = []
     for i, m in enumerate(chosen, 1):
         kept = i <= args.skip or (args.rejudge and m.id not in args.rejudge)
@@ -364,6 +383,22 @@ def run(args, everything, chosen, equivalent):
     print(random_report.score_line(results))
     print(f"wrote {args.out}/random.json and {args.out}/random.md")
     return 0
+
+
+def baseline_short(judge):
+    """The unmutated tree's campaign in the short time box. Its declared paths are judged only
+    when that campaign reaches them all; a mismatch there stops the run."""
+    verdict, seconds, calls, tail = judge.campaign(seconds=judge.args.short_seconds)
+    if verdict == "unreached":
+        judge.short_allows_unreached = True
+        verdict, seconds, calls, tail = judge.campaign(seconds=judge.args.short_seconds,
+                                                       allow_unreached=True)
+    print(f"baseline short campaign: {verdict} ({seconds:.1f} s, {calls} calls"
+          f"{', unreached paths not judged' if judge.short_allows_unreached else ''})", flush=True)
+    if verdict != "survived":
+        sys.exit("the unmutated tree fails the short campaign; fix that first:\n" + tail)
+    return {"short_baseline_calls": calls, "short_baseline_seconds": round(seconds, 1),
+            "short_allows_unreached": judge.short_allows_unreached}
 
 
 def rescore(out):

@@ -34,10 +34,23 @@ def scores(results):
     return campaign, campaign + counts["killed-tests"], scored
 
 
+def short_score(results):
+    """(killed by the short time box's campaign, scored), or None without --short-seconds."""
+    judged = [r for r in results if r["status"] in ("killed-campaign", "killed-sanitizer",
+                                                    "killed-tests", "survived")]
+    if not any("short" in r for r in results):
+        return None
+    return sum(1 for r in judged if r.get("short") not in (None, "survived")), len(judged)
+
+
 def score_line(results):
     campaign, both, scored = scores(results)
-    return (f"score: campaign alone {_pct(campaign, scored)}, campaign + unit tests "
+    line = (f"score: campaign alone {_pct(campaign, scored)}, campaign + unit tests "
             f"{_pct(both, scored)} (non-equivalent mutants that built)")
+    short = short_score(results)
+    if short:
+        line += f"; short time box, campaign alone {_pct(*short)}"
+    return line
 
 
 def progress(i, n, r):
@@ -49,6 +62,8 @@ def progress(i, n, r):
         parts.append(f"build {r['build_seconds']:.0f} s")
     if "campaign_seconds" in r:
         parts.append(f"campaign {r['campaign_seconds']:.0f} s, {r.get('campaign_calls')} calls")
+    if "short_seconds" in r:
+        parts.append(f"short {r['short']} {r['short_seconds']:.0f} s")
     if "unit_seconds" in r:
         parts.append(f"unit {r['unit_seconds']:.0f} s")
     detail = f" ({', '.join(parts)})" if parts else ""
@@ -85,9 +100,17 @@ def markdown(info, results):
         lines.append("Campaign kills that were not a mismatch: "
                      + ", ".join(f"{k} {v}" for k, v in sorted(odd.items())) + ".")
     lines += ["", f"**Campaign alone: {_pct(campaign, scored)}**; campaign + unit tests: "
-              f"{_pct(both, scored)} (over the mutants that built and are not equivalent).", "",
-              "| rule | drawn | campaign | tests only | survived | no build | equivalent | no ISA |",
-              "|---|---:|---:|---:|---:|---:|---:|---:|"]
+              f"{_pct(both, scored)} (over the mutants that built and are not equivalent)."]
+    short = short_score(results)
+    if short:
+        lines += ["", f"**Short time box, {info.get('short_seconds', 0):g} s, campaign alone: "
+                  f"{_pct(*short)}** (the same mutants; unmutated: "
+                  f"{info.get('short_baseline_calls')} calls"
+                  + (", unreached paths not judged" if info.get("short_allows_unreached") else "")
+                  + ")."]
+    lines += ["",
+              "| rule | drawn | campaign | sanitizer | tests only | survived | no build | equivalent "
+              "| no ISA |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     by_kind = collections.defaultdict(collections.Counter)
     for r in results:
         by_kind[r["kind"]][r["status"]] += 1
@@ -100,6 +123,8 @@ def markdown(info, results):
         camp = r.get("campaign", "")
         if r.get("campaign_seconds") is not None:
             camp += f" {r['campaign_seconds']:.0f} s"
+        if r.get("short"):
+            camp += ("; " if camp else "") + f"short: {r['short']}"
         lines.append(f"| {r.get('index', '')} | `{r['id']}` | {r['status']} | {camp} | "
                      f"`{_cell(r['change'])}` |")
     survivors = [r for r in results if r["status"] == "survived"]
