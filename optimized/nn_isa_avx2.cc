@@ -1,7 +1,7 @@
 // AVX2 kernels of conv2d and dense: int16 operands, 2 k-values per int32 lane,
 // _mm256_madd_epi16 (each lane adds two exact int16 products; no saturation is possible with
 // |x|, |w| <= 127), 8 lanes. The micro-kernel is nn_tile.h's skeleton over the traits below;
-// packing and the direct kernels are the generic code compiled for AVX2. Used when CPUID
+// packing is the generic code compiled for AVX2, the direct conv2d nn_depthwise.h's kernel. Used when CPUID
 // reports AVX2 + FMA but not AVX-512 VNNI, or CVMCHECK_ISA=avx2.
 #include <immintrin.h>
 
@@ -12,47 +12,22 @@
 
 #include "optimized/nn_gemm.h"
 #include "optimized/nn_generic.h"
+#include "optimized/nn_avx2_vec.h"
 #include "optimized/nn_tile.h"
+#include "optimized/nn_depthwise.h"
 
 namespace cvm::opt::nn {
 namespace {
 
-CVM_AVX2 inline __m256i low_lanes(int n) {
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
-}
-
 // The nn_tile.h traits. A (broadcast) and B (vector) are int16 pairs; the product is
 // symmetric, so conv2d and dense differ only in how B is addressed.
-struct Avx2 {
-  using Vec = __m256i;
+struct Avx2 : Avx2Vec {
   using BElem = int16_t;
-  static constexpr int kLanes = 8, kGroup = 2;
+  static constexpr int kGroup = 2;
   static constexpr int kShift = 0;     // int16 holds the signed data as it is
   // 8 accumulators + 2 data vectors + 1 broadcast, for conv2d and dense alike.
   static constexpr int kConvMr = 4, kConvNv = 2, kDenseMr = 4, kDenseNv = 2;
 
-  CVM_AVX2_OP static Vec zero() { return _mm256_setzero_si256(); }
-  CVM_AVX2_OP static Vec set1(int32_t x) { return _mm256_set1_epi32(x); }
-  CVM_AVX2_OP static Vec add(Vec a, Vec b) { return _mm256_add_epi32(a, b); }
-  CVM_AVX2_OP static Vec loadu(const void* p) {
-    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-  }
-  CVM_AVX2_OP static Vec load_low(const int32_t* p, int n) {
-    return _mm256_maskload_epi32(p, low_lanes(n));
-  }
-  CVM_AVX2_OP static void store(int32_t* p, Vec v) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-  }
-  CVM_AVX2_OP static void store_low(int32_t* p, int n, Vec v) {
-    _mm256_maskstore_epi32(p, low_lanes(n), v);
-  }
-  CVM_AVX2_OP static Vec rotate(Vec v, int s) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i idx =
-        _mm256_and_si256(_mm256_add_epi32(lane, _mm256_set1_epi32(s)), _mm256_set1_epi32(7));
-    return _mm256_permutevar8x32_epi32(v, idx);
-  }
   template <bool kConv>
   CVM_AVX2_OP static Vec mac(Vec acc, Vec b, Vec a) {
     return _mm256_add_epi32(acc, _mm256_madd_epi16(b, a));
@@ -97,8 +72,8 @@ const NnIsa& avx2_isa() {
     i.pack_w_i32 = pack_w<int32_t>;
     i.range_i8 = value_range<int8_t>;
     i.range_i32 = value_range<int32_t>;
-    i.direct_i8 = direct_flat<int8_t>;
-    i.direct_i32 = direct_flat<int32_t>;
+    i.direct_i8 = direct_depthwise<Avx2Vec, int8_t, path::kConvDepthwiseAvx2>;
+    i.direct_i32 = direct_depthwise<Avx2Vec, int32_t, path::kConvDepthwiseAvx2>;
     i.gemv_i8 = avx2_gemv_i8;
     i.gemv_i32 = avx2_gemv_i32;
     return i;

@@ -15,48 +15,23 @@
 
 #include "optimized/nn_gemm.h"
 #include "optimized/nn_generic.h"
+#include "optimized/nn_avx2_vec.h"
 #include "optimized/nn_tile.h"
+#include "optimized/nn_depthwise.h"
 
 namespace cvm::opt::nn {
 namespace {
 
-CVM_AVX2U8 inline __m256i low_lanes(int n) {
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
-}
-
 // The nn_tile.h traits; kAdd: the data's shift (64 or 128). vpmaddubsw's first operand is the
 // unsigned one: the shifted data (B for conv2d, A for dense), the second the signed weights.
 template <int kAdd>
-struct Avx2U8 {
-  using Vec = __m256i;
+struct Avx2U8 : Avx2Vec {
   using BElem = uint8_t;
-  static constexpr int kLanes = 8, kGroup = 4;
+  static constexpr int kGroup = 4;
   static constexpr int kShift = kAdd;
   // 8 accumulators + 2 B vectors + 1 broadcast + the pair sums + the ones: 13 of 16 registers.
   static constexpr int kConvMr = 4, kConvNv = 2, kDenseMr = 4, kDenseNv = 2;
 
-  CVM_AVX2U8_OP static Vec zero() { return _mm256_setzero_si256(); }
-  CVM_AVX2U8_OP static Vec set1(int32_t x) { return _mm256_set1_epi32(x); }
-  CVM_AVX2U8_OP static Vec add(Vec a, Vec b) { return _mm256_add_epi32(a, b); }
-  CVM_AVX2U8_OP static Vec loadu(const void* p) {
-    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-  }
-  CVM_AVX2U8_OP static Vec load_low(const int32_t* p, int n) {
-    return _mm256_maskload_epi32(p, low_lanes(n));
-  }
-  CVM_AVX2U8_OP static void store(int32_t* p, Vec v) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-  }
-  CVM_AVX2U8_OP static void store_low(int32_t* p, int n, Vec v) {
-    _mm256_maskstore_epi32(p, low_lanes(n), v);
-  }
-  CVM_AVX2U8_OP static Vec rotate(Vec v, int s) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i idx =
-        _mm256_and_si256(_mm256_add_epi32(lane, _mm256_set1_epi32(s)), _mm256_set1_epi32(7));
-    return _mm256_permutevar8x32_epi32(v, idx);
-  }
   template <bool kConv>
   CVM_AVX2U8_OP static Vec mac(Vec acc, Vec b, Vec a) {
     const Vec pairs = kConv ? _mm256_maddubs_epi16(b, a) : _mm256_maddubs_epi16(a, b);
@@ -101,8 +76,8 @@ NnIsa table() {
   i.pack_w_i32 = pack_w<int32_t>;
   i.range_i8 = value_range<int8_t>;
   i.range_i32 = value_range<int32_t>;
-  i.direct_i8 = direct_flat<int8_t>;
-  i.direct_i32 = direct_flat<int32_t>;
+  i.direct_i8 = direct_depthwise<Avx2Vec, int8_t, path::kConvDepthwiseAvx2>;
+  i.direct_i32 = direct_depthwise<Avx2Vec, int32_t, path::kConvDepthwiseAvx2>;
   i.gemv_i8 = avx2_gemv_i8;  // exact at any precision (int16 pairs): the same as the int16 table's
   i.gemv_i32 = avx2_gemv_i32;
   return i;

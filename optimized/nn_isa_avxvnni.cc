@@ -2,8 +2,8 @@
 // without AVX-512): the VEX form of vpdpbusd on 256-bit vectors, u8 x s8 -> s32, non-saturating,
 // 4 k-values per int32 lane, 8 lanes. The arithmetic is the AVX-512 VNNI path's (shifted data,
 // x + 128, compensated by 128 * sum(w): nn_gemm.h) at half its width; the micro-kernel is
-// nn_tile.h's skeleton over the traits below, packing and the direct kernels the generic code
-// compiled for this target. Compiled a second time against SIMDe as its emulated twin
+// nn_tile.h's skeleton over the traits below (on nn_avx2_vec.h's vector operations), packing the
+// generic code compiled for this target, the direct conv2d nn_depthwise.h's AVX2 kernel. Compiled a second time against SIMDe as its emulated twin
 // (nn_isa_avxvnni_simde.cc, optimized/isa_twin.h).
 #include "optimized/isa_twin.h"  // first: the twin's SIMDe must precede any <immintrin.h>
 
@@ -14,49 +14,24 @@
 
 #include "optimized/nn_gemm.h"
 #include "optimized/nn_generic.h"
+#include "optimized/nn_avx2_vec.h"
 #include "optimized/nn_tile.h"
+#include "optimized/nn_depthwise.h"
 
 namespace cvm::opt::nn {
 namespace {
-
-CVM_AVXVNNI inline __m256i low_lanes(int n) {
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
-}
 
 // The nn_tile.h traits; kFault plants one test-only bug (AvxVnniFault) in the micro-kernel.
 // vpdpbusd multiplies u8 x s8: its first operand must be the shifted data (B for conv2d, A for
 // dense), its second the signed weights.
 template <int kFault>
-struct AvxVnniT {
-  using Vec = __m256i;
+struct AvxVnniT : Avx2Vec {
   using BElem = uint8_t;
-  static constexpr int kLanes = 8, kGroup = 4;
+  static constexpr int kGroup = 4;
   static constexpr int kShift = 128;
   // 16 registers: 12 accumulators + 3 B vectors + 1 broadcast, for conv2d and dense alike.
   static constexpr int kConvMr = 4, kConvNv = 3, kDenseMr = 4, kDenseNv = 3;
 
-  CVM_AVXVNNI_OP static Vec zero() { return _mm256_setzero_si256(); }
-  CVM_AVXVNNI_OP static Vec set1(int32_t x) { return _mm256_set1_epi32(x); }
-  CVM_AVXVNNI_OP static Vec add(Vec a, Vec b) { return _mm256_add_epi32(a, b); }
-  CVM_AVXVNNI_OP static Vec loadu(const void* p) {
-    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-  }
-  CVM_AVXVNNI_OP static Vec load_low(const int32_t* p, int n) {
-    return _mm256_maskload_epi32(p, low_lanes(n));
-  }
-  CVM_AVXVNNI_OP static void store(int32_t* p, Vec v) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-  }
-  CVM_AVXVNNI_OP static void store_low(int32_t* p, int n, Vec v) {
-    _mm256_maskstore_epi32(p, low_lanes(n), v);
-  }
-  CVM_AVXVNNI_OP static Vec rotate(Vec v, int s) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i idx =
-        _mm256_and_si256(_mm256_add_epi32(lane, _mm256_set1_epi32(s)), _mm256_set1_epi32(7));
-    return _mm256_permutevar8x32_epi32(v, idx);
-  }
   // The k-steps the tile runs (nn_tile.h's hook); kFaultKTail: an unrolled-by-two loop that
   // lost its odd last step.
   static constexpr int64_t k_steps(int64_t kt) {
@@ -109,8 +84,8 @@ NnIsa table() {
   i.pack_w_i32 = pack_w<int32_t>;
   i.range_i8 = value_range<int8_t>;
   i.range_i32 = value_range<int32_t>;
-  i.direct_i8 = direct_flat<int8_t>;
-  i.direct_i32 = direct_flat<int32_t>;
+  i.direct_i8 = direct_depthwise<Avx2Vec, int8_t, path::kConvDepthwiseAvx2>;
+  i.direct_i32 = direct_depthwise<Avx2Vec, int32_t, path::kConvDepthwiseAvx2>;
   return i;
 }
 

@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <vector>
 
 #define CVM_VNNI CVM_ISA_TARGET("avx512f,avx512bw,avx512vl,avx512vnni")
 #define CVM_VNNI_FLAT CVM_VNNI __attribute__((flatten))
@@ -25,6 +24,7 @@
 #include "optimized/nn_gemm.h"
 #include "optimized/nn_generic.h"
 #include "optimized/nn_tile.h"
+#include "optimized/nn_depthwise.h"
 #include "optimized/paths.h"
 
 namespace cvm::opt::nn {
@@ -47,6 +47,7 @@ struct Vnni {
   CVM_VNNI_OP static Vec zero() { return _mm512_setzero_si512(); }
   CVM_VNNI_OP static Vec set1(int32_t x) { return _mm512_set1_epi32(x); }
   CVM_VNNI_OP static Vec add(Vec a, Vec b) { return _mm512_add_epi32(a, b); }
+  CVM_VNNI_OP static Vec mullo(Vec a, Vec b) { return _mm512_mullo_epi32(a, b); }
   CVM_VNNI_OP static Vec loadu(const void* p) { return _mm512_loadu_si512(p); }
   CVM_VNNI_OP static Vec load_low(const int32_t* p, int n) {
     return _mm512_maskz_loadu_epi32(low_lanes(n), p);
@@ -319,90 +320,6 @@ CVM_VNNI_FLAT void value_range(const int8_t* data, int64_t n, int32_t* range) {
   for (int8_t v : bytes) range[1] = std::max(range[1], int32_t{v});
 }
 
-// NV vectors of 16 output pixels (one output row segment) over every tap: independent
-// accumulators, each weight broadcast once per tap.
-template <int NV>
-CVM_VNNI inline void dw_strip(const int32_t* base, const int64_t* toff, const int32_t* w,
-                              int64_t taps, __m512i bias, const Mask16* m, int32_t* y) {
-  __m512i acc[NV];
-  for (int v = 0; v < NV; ++v) acc[v] = bias;
-  for (int64_t t = 0; t < taps; ++t) {
-    const int32_t* src = base + toff[t];
-    const __m512i wv = _mm512_set1_epi32(w[t]);
-    for (int v = 0; v < NV; ++v) {
-      const __m512i x = _mm512_maskz_loadu_epi32(m[v], src + 16 * v);
-      acc[v] = _mm512_add_epi32(acc[v], _mm512_mullo_epi32(x, wv));
-    }
-  }
-  for (int v = 0; v < NV; ++v) _mm512_mask_storeu_epi32(y + 16 * v, m[v], acc[v]);
-}
-
-// The direct conv2d. One input channel per group with width stride 1 (depthwise): the channel
-// is copied once per unit into a zero-padded int32 plane holding exactly the rows and columns
-// the outputs read, then each output vector of 16 pixels accumulates all KH x KW taps in a
-// register (one masked load, multiply, add per tap) and is stored once. Other cases: the
-// generic tap-axpy code.
-template <typename T>
-CVM_VNNI_FLAT void direct(const DirectConv& d, int64_t first, int64_t last) {
-  const int64_t hp = (d.out_h - 1) * d.stride_h + (d.kernel_h - 1) * d.dilation_h + 1;
-  const int64_t wp = d.out_w + (d.kernel_w - 1) * d.dilation_w;
-  if (d.in_per_group != 1 || d.stride_w != 1 ||
-      hp * wp > 4 * (d.height * d.width + d.out_h * d.out_w) + 4096) {
-    direct_conv_generic<T>(d, first, last);
-    return;
-  }
-  path::hit(path::kConvDepthwiseVnni);
-  const T* x = static_cast<const T*>(d.x);
-  const int64_t groups = d.channels / d.out_per_group;
-  const int64_t taps = d.kernel_h * d.kernel_w;
-  std::vector<int32_t> plane(static_cast<size_t>(hp * wp));
-  std::vector<int64_t> toff(static_cast<size_t>(taps));  // each tap's offset in the plane
-  for (int64_t t = 0; t < taps; ++t) {
-    toff[static_cast<size_t>(t)] =
-        t / d.kernel_w * d.dilation_h * wp + t % d.kernel_w * d.dilation_w;
-  }
-  // Columns of the plane that hold image columns: [c_lo, c_hi).
-  const int64_t c_lo = std::min(d.pad_w, wp), c_hi = std::min(d.pad_w + d.width, wp);
-  for (int64_t unit = first; unit < last; ++unit) {
-    const int64_t n = unit / groups, g = unit % groups;
-    const T* xc = x + (n * d.in_channels + g) * d.height * d.width;
-    for (int64_t i = 0; i < hp; ++i) {
-      int32_t* dst = plane.data() + i * wp;
-      const int64_t r = i - d.pad_h;
-      if (r < 0 || r >= d.height) {
-        std::fill(dst, dst + wp, 0);
-        continue;
-      }
-      std::fill(dst, dst + c_lo, 0);
-      const T* src = xc + r * d.width;
-      for (int64_t j = c_lo; j < c_hi; ++j) dst[j] = src[j - d.pad_w];
-      std::fill(dst + c_hi, dst + wp, 0);
-    }
-    for (int64_t o = 0; o < d.out_per_group; ++o) {
-      const int64_t oc = g * d.out_per_group + o;
-      const int32_t* wo = d.w + oc * taps;
-      const __m512i bias = _mm512_set1_epi32(d.bias != nullptr ? d.bias[oc] : 0);
-      int32_t* y = d.y + (n * d.channels + oc) * d.out_h * d.out_w;
-      for (int64_t p = 0; p < d.out_h; ++p) {
-        const int32_t* base = plane.data() + p * d.stride_h * wp;
-        for (int64_t q0 = 0; q0 < d.out_w; q0 += 64) {
-          Mask16 m[4];
-          for (int v = 0; v < 4; ++v) {
-            m[v] = low_lanes(static_cast<int>(std::clamp<int64_t>(d.out_w - q0 - 16 * v, 0, 16)));
-          }
-          int32_t* out = y + p * d.out_w + q0;
-          switch (std::min<int64_t>(4, (d.out_w - q0 + 15) / 16)) {
-            case 1: dw_strip<1>(base + q0, toff.data(), wo, taps, bias, m, out); break;
-            case 2: dw_strip<2>(base + q0, toff.data(), wo, taps, bias, m, out); break;
-            case 3: dw_strip<3>(base + q0, toff.data(), wo, taps, bias, m, out); break;
-            default: dw_strip<4>(base + q0, toff.data(), wo, taps, bias, m, out); break;
-          }
-        }
-      }
-    }
-  }
-}
-
 }  // namespace
 
 const NnIsa& CVM_ISA_NAME(vnni_isa)() {
@@ -418,8 +335,8 @@ const NnIsa& CVM_ISA_NAME(vnni_isa)() {
     i.pack_w_i32 = pack_w<int32_t>;
     i.range_i8 = value_range;
     i.range_i32 = value_range;
-    i.direct_i8 = direct<int8_t>;
-    i.direct_i32 = direct<int32_t>;
+    i.direct_i8 = direct_depthwise<Vnni, int8_t, path::kConvDepthwiseVnni>;
+    i.direct_i32 = direct_depthwise<Vnni, int32_t, path::kConvDepthwiseVnni>;
     return i;
   }();
   return isa;

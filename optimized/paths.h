@@ -84,6 +84,8 @@ enum class On {
     "proportion)")                                                                              \
   X(kConvDepthwiseVnni, "conv2d.direct.depthwise_vnni", kVnni, "conv2d",                        \
     "VNNI's depthwise direct kernel (one input channel per group, width stride 1)")             \
+  X(kConvDepthwiseAvx2, "conv2d.direct.depthwise_avx2", kAvx2Pass, "conv2d",                    \
+    "the AVX2 depthwise direct kernel (AVX2 and AVX-VNNI; one input channel per group)")        \
   X(kConvScratchStore, "conv2d.gemm.scratch_store", kGemm, "conv2d",                            \
     "output rows narrower than a vector: tiles stored through a scratch tile")                  \
   X(kConvPartialPanel, "conv2d.gemm.partial_panel", kGemm, "conv2d",                            \

@@ -132,9 +132,10 @@ void expect_every_path_reached(
 // takes the CPUID pick's paths and the threaded ones, the ISA variants the others'). A path the
 // generators stop drawing, or a kernel that stops marking its path, fails here. The CUDA
 // kernels' paths are taken here by cuda-host and each of its variants, but for cuda-host's full
-// 64-wide tile and conv2d's own paths: conv2d's aimed calls cost enough that the schedule makes
-// few of them in 20,000 calls of every operator (ConvolutionsAloneReachEveryConvolutionPath
-// reaches them).
+// 64-wide tile and the paths of conv2d and dense alone: their aimed calls cost enough that the
+// schedule makes few of them in 20,000 calls of every operator, so that which of their rarer
+// paths such a run reaches turns on the seed (ConvolutionsAloneReachEveryConvolutionPath and
+// DenseAloneReachesEveryDensePath reach them).
 // A path left unjudged for too few calls of its operators fails here too. The emulated twins
 // take the AVX-VNNI and AVX-512 VNNI paths on any x86-64 machine (support/isas.h: the ISA
 // variants of this binary, x86 or ARM).
@@ -151,12 +152,13 @@ TEST(KernelPaths, AFixedCampaignReachesEveryReachablePath) {
   o.backends.assign(backends.begin(), backends.end());
   const CampaignResult r = run_campaign(registry(), o);
   EXPECT_EQ(r.mismatches, 0);
-  // conv2d's aimed calls, the costliest, are few among every operator's 20,000: its own paths
-  // and cuda-host's full tile are ConvolutionsAloneReachEveryConvolutionPath's.
+  // The aimed calls of conv2d and dense, the costliest, are few among every operator's 20,000:
+  // their own paths and cuda-host's full tile are the tests' below.
   expect_every_path_reached(r, [](const std::string& backend, const std::string& id) {
     const PathInfo* info = paths::find(id);
-    const bool conv_only = info != nullptr && info->ops == std::vector<std::string>{"conv2d"};
-    return conv_only || (backend == "cuda-host" && id == "cuda.gemm.full_tile");
+    const bool nn_only = info != nullptr && (info->ops == std::vector<std::string>{"conv2d"} ||
+                                             info->ops == std::vector<std::string>{"dense"});
+    return nn_only || (backend == "cuda-host" && id == "cuda.gemm.full_tile");
   });
   for (const std::string& name : backends) {
     const Backend* b = registry().find_backend(name);
@@ -166,26 +168,42 @@ TEST(KernelPaths, AFixedCampaignReachesEveryReachablePath) {
   std::cout << paths_summary(r.paths, true);
 }
 
-// A run of conv2d alone (a kernel developer's first command) reaches every path its operator's
-// backends declare, the CUDA GEMM's full tile and K slices included, in a count of calls that a
-// 10-s run on a 2-core machine makes (8,000: docs/paths.md).
-TEST(KernelPaths, ConvolutionsAloneReachEveryConvolutionPath) {
+// A campaign of `op` alone, bounded by `calls`, on the backends that between them declare its
+// paths: the GEMM ISA every machine of its processor runs (AVX2 on x86, the NEON one on ARM).
+CampaignResult alone(const std::string& op, int64_t calls) {
   CampaignOptions o;
   o.seconds = 600;
-  o.max_cases = 8000;
+  o.max_cases = calls;
   o.seed = 5;
   o.shrink_seconds = 0;
-  o.ops = {"conv2d"};
-  // The GEMM ISA every machine of its processor runs: AVX2 on x86, the NEON one on ARM.
+  o.ops = {op};
   const char* gemm =
       opt::isa_built(opt::Isa::kNeonDot) ? "optimized/neon-dotprod" : "optimized/avx2";
   o.backends = {"optimized@3", gemm, "optimized/portable", "cuda-host",
                 "cuda-host@tile", "cuda-host/simple"};
-  const CampaignResult r = run_campaign(registry(), o);
+  return run_campaign(registry(), o);
+}
+
+// A run of conv2d alone (a kernel developer's first command) reaches every path its operator's
+// backends declare, the CUDA GEMM's full tile and K slices included, in a count of calls that a
+// 10-s run on a 2-core machine makes (8,000: docs/paths.md).
+TEST(KernelPaths, ConvolutionsAloneReachEveryConvolutionPath) {
+  const CampaignResult r = alone("conv2d", 8000);
   EXPECT_EQ(r.mismatches, 0);
   expect_every_path_reached(r);
   EXPECT_TRUE(r.paths.in_scope.at("cuda-host").count("cuda.gemm.full_tile"));
   EXPECT_TRUE(r.paths.calls.at("cuda-host").count("cuda.gemm.k_slices"));
+}
+
+// The same for dense alone: every path its backends declare, the gemv and the three AVX2
+// pair instructions by precision included, in 4,000 calls; cuda-host's full 64-wide tile is
+// the convolutions' (the dense generators keep most calls below 64 x 64 outputs).
+TEST(KernelPaths, DenseAloneReachesEveryDensePath) {
+  const CampaignResult r = alone("dense", 4000);
+  EXPECT_EQ(r.mismatches, 0);
+  expect_every_path_reached(r, [](const std::string& backend, const std::string& id) {
+    return backend == "cuda-host" && id == "cuda.gemm.full_tile";
+  });
 }
 
 // A path is judged by the calls of its operators, never by the clock: short of kPathJudgeCalls
