@@ -1,7 +1,8 @@
 #!/bin/bash -eu
 # ClusterFuzzLite / OSS-Fuzz build: the same fuzz targets as the `fuzz` CMake preset, compiled
 # with the engine's $CC/$CXX/$CXXFLAGS (sanitizer and coverage flags included) and linked with
-# $LIB_FUZZING_ENGINE. Seed corpora and the dictionary go next to each target.
+# $LIB_FUZZING_ENGINE. Seed corpora, the dictionary and the libFuzzer options go next to each
+# target.
 deps=$WORK/deps
 for dep in rapidcheck nlohmann-json CLI11; do
   cmake -S "$SRC/$dep" -B "$WORK/build-$dep" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -18,5 +19,6 @@ for target in "$SRC"/cvmcheck/corpus/*/; do
   name=$(basename "$target")
   cp "$WORK/build/bin/fuzz_$name" "$OUT/"
   cp "$SRC/cvmcheck/fuzz/attrs.dict" "$OUT/fuzz_$name.dict"
+  cp "$SRC/cvmcheck/fuzz/libfuzzer.options" "$OUT/fuzz_$name.options"
   (cd "$target" && zip -q -r "$OUT/fuzz_${name}_seed_corpus.zip" .)
 done

@@ -19,12 +19,13 @@ bash ci/build.sh release >/dev/null
 source ci/fuzz-build.sh
 mapfile -t targets < <(bash ci/fuzz-targets.sh)
 mapfile -t operator_targets < <(bash ci/fuzz-targets.sh --operators)
+mapfile -t fuzz_flags < <(bash ci/fuzz-options.sh)
 summary="$out/findings.md"
 echo "# Nightly fuzz findings ($(date -u +%F))" >"$summary"
 for t in "${targets[@]}"; do
   work=$(mktemp -d)
   "$fuzz_dir"/bin/fuzz_"$t" -fork="$jobs" -ignore_crashes=1 -max_total_time="$seconds" \
-    -timeout=10 -rss_limit_mb=2048 -dict=fuzz/attrs.dict \
+    "${fuzz_flags[@]}" -dict=fuzz/attrs.dict \
     -artifact_prefix="$out/artifacts/${t}-" "$work" "corpus/$t" >"$out/${t}.log" 2>&1 || true
   "$fuzz_dir"/bin/fuzz_"$t" -merge=1 "corpus/$t" "$work" >>"$out/${t}.log" 2>&1 || true
   rm -rf "$work"

@@ -12,6 +12,7 @@ source ci/fuzz-build.sh
 bugs=(planted-max-clamps-at-zero:reduce planted-sum-error-class-swapped:reduce
       planted-right-shift-ties-to-zero:elementwise planted-clip-upper-bound-off-by-one:elementwise
       planted-broadcast-add-precision-too-small:broadcast)
+mapfile -t fuzz_flags < <(bash ci/fuzz-options.sh)
 mkdir -p reports/fuzz-planted
 status=0
 # prove LABEL TARGET LOG VAR=VALUE TIMEOUT: the target, with the bug selected by the environment
@@ -20,7 +21,7 @@ prove() {
   local label="$1" target="$2" log="$3" setting="$4" timeout="$5" work start
   work=$(mktemp -d)
   start=$(date +%s)
-  if env "$setting" "$fuzz_dir"/bin/fuzz_"$target" -max_total_time="$seconds" -timeout="$timeout" \
+  if env "$setting" "$fuzz_dir"/bin/fuzz_"$target" "${fuzz_flags[@]}" -max_total_time="$seconds" -timeout="$timeout" \
       -dict=fuzz/attrs.dict -artifact_prefix="$work/" "$work" "corpus/$target" >"$log" 2>&1; then
     echo "$label: NOT FOUND by fuzz_$target in ${seconds}s"
     status=1

@@ -14,13 +14,14 @@ shift || true
 source ci/fuzz-build.sh
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(bash ci/fuzz-targets.sh)
+mapfile -t fuzz_flags < <(bash ci/fuzz-options.sh)
 mkdir -p reports/fuzz
 status=0
 for t in "${targets[@]}"; do
   work=$(mktemp -d)
   log="reports/fuzz/${t}.log"
   if "$fuzz_dir"/bin/fuzz_"$t" -max_total_time="$seconds" -seed="${CVMCHECK_FUZZ_SEED:-1}" \
-      -timeout=10 -rss_limit_mb=2048 -dict=fuzz/attrs.dict -artifact_prefix="reports/fuzz/${t}-" \
+      "${fuzz_flags[@]}" -dict=fuzz/attrs.dict -artifact_prefix="reports/fuzz/${t}-" \
       -print_final_stats=1 \
       "$work" "corpus/$t" >"$log" 2>&1; then
     execs=$(grep -E "stat::number_of_executed_units" "$log" | awk '{print $2}')

@@ -94,7 +94,17 @@ TEST(KernelPaths, OneThreadMakesTheTeamPathsUnreachable) {
     ASSERT_EQ(one.unreachable_paths.count(team), 1u) << team;
     EXPECT_NE(one.unreachable_paths.at(team).find("one thread"), std::string::npos) << team;
     EXPECT_EQ(two.unreachable_paths.count(team), 0u) << team;
+  }  // Only they: a path that one thread takes, declared unreachable, would never be judged.
+  for (const auto& [id, why] : one.unreachable_paths) {
+    if (two.unreachable_paths.count(id) == 0) {
+      EXPECT_TRUE(id == "threads.team" || id == "infer.value_check.threaded" ||
+                  id == "reduce.split_first_axis")
+          << id << ": " << why;
+    }
   }
+  Backend campaign_job = two;  // the campaign's jobs: one thread each (optimized@3 aside)
+  opt::path::mark_single_threaded(campaign_job, "one thread per campaign job");
+  EXPECT_EQ(campaign_job.unreachable_paths.size(), one.unreachable_paths.size());
 }
 
 TEST(KernelPaths, ACallReportsItsPathsAndOnlyItsOwn) {
