@@ -126,6 +126,25 @@ void aim_conv_image(ConvDraw& d) {
   d.w.in = std::max<int64_t>(axis.dilated(), *elements / (d.in_channels * axis.in));
 }
 
+// Now and then (1 draw in 6 while a backend declares its vector lanes) an output row on either
+// side of a multiple of the lanes, up to 72 pixels, on a few rows: the direct kernels' strips of
+// several vectors and their tails (a depthwise row of 17 pixels takes two 16-lane vectors, and
+// the ordinary draws' rows stop at 10), and the GEMM's vectors that end a row.
+void aim_conv_row(ConvDraw& d) {
+  const auto width = gen::aimed("conv2d", "out_width", 1, 72);
+  if (!width) return;
+  ConvAxis w;
+  w.kernel = pick(1, 3);
+  w.pad = pick(0, 1);
+  w.in = std::max<int64_t>(1, *width + w.kernel - 1 - 2 * w.pad);
+  ConvAxis h;
+  h.kernel = pick(1, 3);
+  h.pad = pick(0, 1);
+  h.in = std::max<int64_t>(1, h.kernel - 2 * h.pad) + pick(0, 2);
+  d.h = h;
+  d.w = w;
+}
+
 // Now and then (1 draw in 6 while a backend declares a GEMM tile) a convolution whose implicit
 // GEMM fills whole tiles: output channels per group near the tile's width, a depth of several
 // K slices with a tail (8 to 12 input channels per group under a 3 x 3 kernel: 72 to 108 taps)
@@ -212,6 +231,7 @@ nn_gen::ConvDraw nn_gen::draw_conv() {
     // Two input channels per group at least: the implicit GEMM, not the direct kernel.
     d.in_channels = d.groups * std::max<int64_t>(2, d.in_channels / d.groups);
   }
+  aim_conv_row(d);
   aim_conv_image(d);
   aim_conv_gemm_tile(d);
   d.use_bias = coin();
