@@ -114,25 +114,15 @@ inline void pack_w_generic(const T* w, int64_t rows, int64_t icg, int64_t taps, 
       hi = std::max(hi, v);
     }
     row_sum[r] = static_cast<int32_t>(sum);
-  }
-  range[0] = lo;
-  range[1] = hi;
-  // The panel in the order of its bytes: each k-step's rows x G values are gathered from the
-  // rows (G streams a row, each read in order) and written as one run. Written row by row
-  // instead, every store landed rows * G elements past the last one: a fifth of conv2d
-  // C256_14x14's time went to this packing (perf).
-  for (int64_t cgi = 0; cgi < cg; ++cgi) {
-    for (int64_t kk = 0; kk < taps; ++kk) {
-      E* out = dst + (cgi * taps + kk) * rows * G;
-      for (int64_t r = 0; r < rows; ++r) {
-        const T* src = w + r * icg * taps + kk;
-        for (int s = 0; s < G; ++s) {
-          const int64_t c = cgi * G + s;
-          out[r * G + s] = c < icg ? static_cast<E>(src[c * taps]) : E{0};
-        }
+    for (int64_t c = 0; c < cg * G; ++c) {
+      E* out = dst + ((c / G) * taps * rows + r) * G + c % G;
+      for (int64_t kk = 0; kk < taps; ++kk) {
+        out[kk * rows * G] = c < icg ? static_cast<E>(row[c * taps + kk]) : E{0};
       }
     }
   }
+  range[0] = lo;
+  range[1] = hi;
 }
 
 template <typename T>
