@@ -101,7 +101,9 @@ std::vector<PathThreshold> thresholds(Isa isa, bool emulated) {
       threshold("conv2d.range_chunk", "conv2d", "elements", kConvRangeChunk,
                 "data values per chunk of conv2d's deferred value check"),
       threshold("copy.tile_side", "transpose", "side", kCopyTileSide,
-                "both sides of a transposing view from which it is copied in tiles")};
+                "both sides of a transposing view from which it is copied in tiles"),
+      threshold("copy.tile", "transpose", "side", kCopyTile,
+                "the sides of one tile of the tiled copy (a longer side takes several)")};
   const nn::NnIsa& t = nn::nn_isa(isa, emulated);  // the same shapes as the native table
   if (t.gemm) {
     list.push_back(threshold("dense.kblock", "dense", "depth", dense_block_steps(t) * t.group,

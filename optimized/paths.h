@@ -23,6 +23,7 @@ inline constexpr int64_t kFusedChunk = 4096;                 // elements per fus
 inline constexpr int64_t kConvRangeChunk = int64_t{1} << 16;  // values per conv2d range chunk
 inline constexpr int64_t kDenseBlockSteps = 1024;  // k-steps per dense B block (x the ISA group)
 inline constexpr int64_t kCopyTileSide = 8;  // both sides of a transposing view copied in tiles
+inline constexpr int64_t kCopyTile = 64;     // the sides of one tile of that copy
 inline constexpr int kU8Precision = 7;  // AVX2: a side of at most this precision takes vpmaddubsw
 inline constexpr int64_t kDenseGemvRows = 2;  // AVX2: dense of at most this many rows is a gemv
 
@@ -128,6 +129,8 @@ enum class On {
     "a strided view gathered element by element")                                               \
   X(kCopyTiled, "copy.tiled", kAny, "transpose",                                                \
     "a transposing view copied in cache tiles")                                                 \
+  X(kCopyTiles, "copy.tiled.tiles", kAny, "transpose",                                          \
+    "a tiled copy of a side longer than one 64-element tile")                                   \
   X(kCopyOneRow, "copy.one_row", kAny, "family:transform_shape,family:transform_index",        \
     "a view of one axis: the row itself split among threads where worth it")
 

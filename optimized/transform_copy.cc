@@ -8,7 +8,7 @@ namespace {
 
 // Transpose tiles are kTile x kTile, staged through a buffer of rows padded to kStageRow
 // (18 KiB of int32, inside L1).
-constexpr int64_t kTile = 64;
+constexpr int64_t kTile = path::kCopyTile;
 constexpr int64_t kStageRow = kTile + 8;
 
 // `count` consecutive rows of `inner` outputs; row a starts at input src + a * row_stride and
@@ -109,6 +109,7 @@ void copy_view_tiled(const T* x, const StridedView& v, size_t unit, int32_t* out
   int64_t outer = 1;
   for (size_t i : outer_axes) outer *= v.dims[i];
   const int64_t tiles = (depth + kTile - 1) / kTile;
+  path::hit_if(tiles >= 2 || inner > kTile, path::kCopyTiles);
   const int64_t unit_out = out_stride[unit];
   split_range(outer * tiles, outer * depth * inner, [&](int64_t w0, int64_t w1) {
     std::vector<int32_t> stage(static_cast<size_t>(kTile * kStageRow));

@@ -107,6 +107,21 @@ TEST(KernelPaths, OneThreadMakesTheTeamPathsUnreachable) {
   EXPECT_EQ(campaign_job.unreachable_paths.size(), one.unreachable_paths.size());
 }
 
+// optimized@3 (a team of three, threshold 0) is where the team paths are required: it leaves
+// none of them unreachable, whatever the process's thread count; the ISA variants (a team of
+// two above the default threshold) leave them to it.
+TEST(KernelPaths, TheTeamVariantRequiresTheTeamPaths) {
+  const Backend* three = registry().find_backend("optimized@3");
+  const Backend* isa = registry().find_backend("optimized/portable");
+  ASSERT_NE(three, nullptr);
+  ASSERT_NE(isa, nullptr);
+  for (const char* team : {"threads.team", "infer.value_check.threaded"}) {
+    EXPECT_EQ(three->unreachable_paths.count(team), 0u) << team;
+    ASSERT_EQ(isa->unreachable_paths.count(team), 1u) << team;
+    EXPECT_NE(isa->unreachable_paths.at(team).find("optimized@3"), std::string::npos) << team;
+  }
+}
+
 TEST(KernelPaths, ACallReportsItsPathsAndOnlyItsOwn) {
   const Tensor x = Tensor::from_values({40000}, std::vector<int32_t>(40000, -3), 8);
   const Outcome big = run_op_outcome(registry(), "optimized", "relu", nlohmann::json::object(), {x});

@@ -109,9 +109,9 @@ std::optional<Shape> aimed_shape(const std::string& op, int min_ndim, int max_nd
 }
 
 std::optional<Shape> aimed_sides(const std::string& op) {
-  const auto side = aimed(op, "side", 1, 72);
+  const auto side = aimed(op, "side", 1, 160);
   if (!side) return std::nullopt;
-  const auto other = aimed(op, "side", 1, 72, 1);
+  const auto other = aimed(op, "side", 1, 160, 1);
   Shape shape = {*side, other.value_or(*side)};
   if (full(0, 2) == 0) shape.insert(shape.begin(), full(2, 4));
   return shape;

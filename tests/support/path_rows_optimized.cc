@@ -162,6 +162,10 @@ std::vector<PathRow> nn_and_copy_rows() {
      CALL(transpose({s["copy.tile_side"], s["copy.tile_side"] - 1}, "(1, 0)"))},
     {"copy.tiled", "", CALL(transpose({s["copy.tile_side"], s["copy.tile_side"]}, "(1, 0)")),
      CALL(transpose({s["copy.tile_side"] - 1, s["copy.tile_side"]}, "(1, 0)"))},
+    {"copy.tiled.tiles", "", CALL(transpose({s["copy.tile"] + 1, s["copy.tile_side"]}, "(1, 0)")),
+     CALL(transpose({s["copy.tile"], s["copy.tile"]}, "(1, 0)"))},
+    {"copy.tiled.tiles", "", CALL(transpose({s["copy.tile_side"], s["copy.tile"] + 1}, "(1, 0)")),
+     CALL(transpose({s["copy.tile"], s["copy.tile"]}, "(1, 0)"))},
     {"copy.one_row", "", CALL(transpose({2, 3}, "(0, 1)")), CALL(transpose({2, 3}, "(1, 0)"))},
   };
 }

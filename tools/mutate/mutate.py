@@ -14,6 +14,7 @@ is a kill matrix (report.py) in OUT/report.json and OUT/report.md.
 """
 
 import argparse
+import glob
 import collections
 import hashlib
 import os
@@ -105,9 +106,12 @@ def line_entries(args):
 
 
 def every_mutant():
-    """The catalogue with the random draw's rules too (random_mutants.py, every kind on every
-    file), so that --ids can rerun a drawn mutant and equivalent.txt may name one."""
-    return catalogue.catalogue(REPO, operators.attribute, None, operators.RULE_NAMES,
+    """The catalogue with the random draw's rules and files too (random_mutants.py: every kind
+    on every file, cuda/*.cc included), so that --ids can rerun a drawn mutant and
+    equivalent.txt may name one."""
+    files = set(catalogue.kernel_files(REPO))
+    files |= {os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "cuda", "*.cc"))}
+    return catalogue.catalogue(REPO, operators.attribute, sorted(files), operators.RULE_NAMES,
                                kinds=catalogue.ALL_KINDS, anywhere=True)
 
 
