@@ -56,6 +56,11 @@ void add_nn(std::vector<BenchCase>& cases) {
   // input channels (K = 147, not a multiple of 16 or of the 64-deep K slice) and stride 2, and
   // a depthwise conv (its own kernel; its GEMM peer does the same multiply-adds, m x channels x
   // 9, as one dense GEMM, which is the most a GEMM library offers it).
+  // Output channels 4 past two tiles, K = 132 x 9 = 1,188 (18 slices and a 36-deep tail).
+  cases.push_back({"conv2d 8x132x28x28 k132 3x3", "conv2d",
+                   R"J({"channels": "132", "kernel_size": "(3, 3)", "padding": "(1, 1)", "use_bias": "false"})J",
+                   {i8({8, 132, 28, 28}), i8({132, 132, 3, 3})},
+                   {8 * 28 * 28, 132, 132 * 9}});
   cases.push_back({"conv2d 8x256x28x28 k256 1x1", "conv2d",
                    R"J({"channels": "256", "kernel_size": "(1, 1)", "use_bias": "false"})J",
                    {i8({8, 256, 28, 28}), i8({256, 256, 1, 1})},
@@ -72,7 +77,11 @@ void add_nn(std::vector<BenchCase>& cases) {
                    {56 * 56, 128, 9}});
   const struct {
     int64_t m, k, units;
-  } denses[] = {{1, 4096, 4096}, {64, 1024, 1024}, {256, 4096, 4096}};
+  } denses[] = {{1, 4096, 4096},  {64, 1024, 1024}, {256, 4096, 4096},
+                // Past the 64 x 64 x 64 tile's sides: one row past a tile with a 4-deep K tail
+                // and a 4-wide N tail, then one row short of a tile with a 60-deep K tail
+                // (K and N stay multiples of 4, which cuBLASLt's int8 layouts ask for).
+                {65, 1028, 1028}, {63, 4092, 4100}};
   for (const auto& d : denses) {
     cases.push_back({"dense " + std::to_string(d.m) + "x" + std::to_string(d.k) + " units " +
                          std::to_string(d.units),
