@@ -20,8 +20,10 @@ class NarrowRunTest : public testing::TempDirTest {
  protected:
   NarrowRunTest() : TempDirTest("cvmcheck-narrow") {}
   testing::CliRun campaign(const std::string& args) {
-    return testing::run_cli("campaign --quiet --jobs 1 --seed 3 --report " + report() + " " + args,
-                            true);
+    // Bounded by calls alone (--max-cases in each test; no verdict by the clock): under load, or
+    // where each process starts a shared GPU, a 20-s default can end before every operator ran.
+    return testing::run_cli(
+        "campaign --quiet --jobs 1 --seed 3 --seconds 3600 --report " + report() + " " + args, true);
   }
   nlohmann::json report_json() const {
     return nlohmann::json::parse(testing::file_text(report() + "/campaign.json"));

@@ -49,18 +49,20 @@ void lines_by_list(std::ostream& out, const std::vector<std::string>& lines,
 }
 
 constexpr size_t kScreenWidth = 100;
-constexpr size_t kListLines = 3;  // lines of names under one heading, at most
+constexpr size_t kListLines = 3;      // lines of names under one heading, at most
+constexpr size_t kTrailerLines = 10;  // lines of all the not-compared headings together, at most
 
 // HEADING then the items, comma-separated and wrapped at kScreenWidth under a two-space indent;
-// past kListLines lines, "... and N more (WHERE)".
+// past `max_lines` lines, "... and N more (WHERE)".
 void folded_list(std::ostream& out, const std::string& heading,
-                 const std::vector<std::string>& items, const std::string& where) {
+                 const std::vector<std::string>& items, const std::string& where,
+                 size_t max_lines) {
   std::string line = heading;
   size_t lines = 0;
   for (size_t k = 0; k < items.size(); ++k) {
     const std::string item = items[k] + (k + 1 < items.size() ? "," : "");
     if (line.size() + 1 + item.size() > kScreenWidth && line.size() > 2) {
-      if (++lines == kListLines) {
+      if (++lines == max_lines) {
         out << line << "\n  ... and " << items.size() - k << " more (" << where << ")\n";
         return;
       }
@@ -85,19 +87,25 @@ std::string operators_text(const std::set<std::string>& ops) {
 
 // Backends that compared nothing, a line each when few, else grouped by why; likewise backends
 // that skipped every call of operators they declare.
+// The folded lists share kTrailerLines: each gets its share, "... and N more" included, so that
+// a machine with more backends (a GPU's) makes more names fold, not more lines.
 void not_compared_screen_lines(std::ostream& out, const CampaignResult& result) {
+  const auto& declared = result.declared_not_compared;
+  std::map<std::string, std::vector<std::string>> by_why;
+  if (result.nothing_compared.size() > kListLines) {
+    for (const auto& [backend, why] : result.nothing_compared) by_why[why].push_back(backend);
+  }
+  const size_t lists = by_why.size() + (declared.size() > kListLines ? 1 : 0);
+  const size_t share = lists == 0 ? kListLines
+                                  : std::clamp<size_t>(kTrailerLines / lists, 2, kListLines + 1) - 1;
   if (result.nothing_compared.size() <= kListLines) {
     for (const auto& [backend, why] : result.nothing_compared) {
       entry_line(out, "nothing compared for backend " + backend, why);
     }
-  } else {
-    std::map<std::string, std::vector<std::string>> by_why;
-    for (const auto& [backend, why] : result.nothing_compared) by_why[why].push_back(backend);
-    for (const auto& [why, backends] : by_why) {
-      folded_list(out, "nothing compared, " + why + ":", backends, "campaign.json");
-    }
   }
-  const auto& declared = result.declared_not_compared;
+  for (const auto& [why, backends] : by_why) {
+    folded_list(out, "nothing compared, " + why + ":", backends, "campaign.json", share);
+  }
   if (declared.size() <= kListLines) {
     for (const auto& [backend, ops] : declared) {
       entry_line(out, "nothing compared for backend " + backend + " on " + operators_text(ops),
@@ -111,7 +119,7 @@ void not_compared_screen_lines(std::ostream& out, const CampaignResult& result) 
                     (ops.size() <= 2 ? join_names(ops) : std::to_string(ops.size()) + " ops"));
   }
   folded_list(out, "nothing compared for backends that skipped every call of operators they "
-              "declare:", items, "--table full");
+              "declare:", items, "--table full", share);
 }
 
 }  // namespace

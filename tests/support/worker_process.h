@@ -27,19 +27,23 @@ class WorkerProcess {
   void close_input();
 
   enum class Got { kFrame, kTimeout, kEnd };
+  // The default wait of every call below: a guard against a hung test, never a verdict on speed
+  // (a worker on a loaded machine, or one whose start initializes a shared GPU, can take many
+  // seconds to say hello). A test that expects a timeout names its own, short one.
+  static constexpr int kGuardMs = 120000;
   // The next frame's payload within `timeout_ms`: kEnd on a clean end of stream before the
   // frame's first byte. A bad frame length, or the stream ending inside a frame, throws
   // cvmcheck_worker::ProtocolError (as the codec's read_frame).
-  Got receive(std::string& payload, int timeout_ms = 10000);
+  Got receive(std::string& payload, int timeout_ms = kGuardMs);
 
   // Sends a hello and decodes the answer (ProtocolError if there is none or it is malformed).
   cvmcheck_worker::Hello handshake();
   // Sends the call and decodes its reply (ProtocolError on a timeout or a malformed reply), with
   // its paths where the handshake's flags say the replies carry them.
-  cvmcheck_worker::Reply call(const cvmcheck_worker::Call& call, int timeout_ms = 10000);
+  cvmcheck_worker::Reply call(const cvmcheck_worker::Call& call, int timeout_ms = kGuardMs);
 
   // The wait status (waitpid's), waiting up to `timeout_ms`; nullopt if it still runs then.
-  std::optional<int> wait(int timeout_ms = 10000);
+  std::optional<int> wait(int timeout_ms = kGuardMs);
   void kill();
 
  private:
