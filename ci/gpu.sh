@@ -115,7 +115,7 @@ original_memcheck() {
     golden verify golden --call-timeout 60 "${def[@]}" --backend cvm-runtime-gpu \
     --xfail "$lists/known-differences.txt" --xfail "$lists/known-gpu.txt" >"$work/memcheck-original.txt" 2>&1 || true
   cat "$work/memcheck-original.txt"
-  bash ci/sanitizer-known.sh "$work/memcheck-original.txt" "$lists/known-gpu-memcheck.txt"
+  bash ci/sanitizer-known.sh "$work/memcheck-original.txt" "$lists/gpu-memcheck-kernels.txt"
 }
 # Under the sanitizers, the device tests less the two that replay every example with edge
 # attributes and odd shapes (thousands of calls, run unsanitized in the tests step).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Judges a compute-sanitizer log of an implementation this project did not write (the original
-# runtime's GPU worker) by its list of known bad kernels (adapters/cvm-runtime/known-gpu-memcheck.txt:
+# runtime's GPU worker) by its list of known bad kernels (adapters/cvm-runtime/gpu-memcheck-kernels.txt:
 # a kernel name, two spaces, [rule-id] and the reason; docs/conformance/cvm-runtime.md):
 # passes when every error the sanitizer reports is an access by a listed kernel, or a launch
 # failure that such an access causes (the context is lost: error 719 on the calls after it).

@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -30,6 +31,30 @@ std::string ExpectationEntry::selector() const {
   return text;
 }
 
+namespace {
+
+// A finding's signature names an output as "output N", with a space ("max|b|value|output 0"): a
+// sig: selector that ends in "output" takes the next word when it starts with a digit (with the
+// conditions after it), where the space would otherwise end the selector and make the rest the
+// reason: an entry that silently selects nothing.
+void join_output_number(std::string& selector, std::istringstream& words) {
+  const std::string tail = "output";
+  if (selector.rfind("sig:", 0) != 0 || selector.size() < tail.size() ||
+      selector.compare(selector.size() - tail.size(), tail.size(), tail) != 0) {
+    return;
+  }
+  const std::streampos at = words.tellg();
+  std::string next;
+  if (words >> next && std::isdigit(static_cast<unsigned char>(next[0])) != 0) {
+    selector += " " + next;
+    return;
+  }
+  words.clear();
+  words.seekg(at);
+}
+
+}  // namespace
+
 ExpectedFailures ExpectedFailures::read(const std::string& path) {
   std::ifstream in(path);
   verify(in.good(), "cannot read the expected-failure list ", path);
@@ -41,6 +66,7 @@ ExpectedFailures ExpectedFailures::read(const std::string& path) {
     std::istringstream words(line);
     std::string selector;
     if (!(words >> selector)) continue;
+    join_output_number(selector, words);
     ExpectationEntry e;
     e.source = path + ":" + std::to_string(number);
     for (size_t amp = selector.rfind('&'); amp != std::string::npos; amp = selector.rfind('&')) {
