@@ -1,22 +1,23 @@
 // The kernel path marks have an oracle (docs/paths.md, "Tests"): every path of every backend
-// and variant that declares paths has a row (support/path_rows_*.cc) of calls that must report
+// and variant that declares paths has a row (harness/path_oracle/path_rows_*.cc, which every
+// campaign runs on its compared backends too) of calls that must report
 // it and, where a size decides it, calls just past that size that must not; every call reports
 // only paths its backend can take. A wrong mark changes no output, so before these rows a mark
 // inverted or shifted by one (cuda/gemm_device.h's K tail and border marks were) survived
 // every other test while the campaign's "every path reached" rested on it.
-#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <iostream>
 
 #include "cvmcheck/paths.h"
 #include "registry/registry.h"
-#include "support/path_marks.h"
+#include "harness/campaign/campaign.h"
+#include "harness/path_oracle/path_marks.h"
 
 namespace cvm {
 namespace {
 
-using testing::MarkTally;
+using path_oracle::MarkTally;
 
 bool starts_with(const std::string& text, const std::string& head) {
   return text.rfind(head, 0) == 0;
@@ -30,7 +31,8 @@ void check_family(const std::string& family, const std::string& other) {
     if (!starts_with(b.name, family) || (!other.empty() && starts_with(b.name, other))) continue;
     if (b.paths.empty()) continue;
     ++backends;
-    const MarkTally t = testing::check_path_marks(registry(), b);
+    const MarkTally t = path_oracle::check_path_marks(registry(), b);
+    for (const std::string& failure : t.failures) ADD_FAILURE() << failure;
     std::cout << b.name << ": " << t.declared << " paths";
     if (!b.available) {
       std::cout << ", unavailable (" << b.unavailable_reason << ")\n";
@@ -48,22 +50,22 @@ void check_family(const std::string& family, const std::string& other) {
 TEST(PathMarks, EveryDeclaredPathHasARowOrAReason) {
   for (const Backend& b : registry().backends()) {
     for (const std::string& id : b.paths) {
-      const std::vector<const testing::PathRow*> rows = testing::rows_for(id, b);
-      EXPECT_TRUE(!rows.empty() || testing::absent_row(id) != nullptr)
-          << b.name << " declares " << id << " with no row in tests/support/path_rows_*.cc";
-      for (const testing::PathRow* row : rows) {
+      const std::vector<const path_oracle::PathRow*> rows = path_oracle::rows_for(id, b);
+      EXPECT_TRUE(!rows.empty() || path_oracle::absent_row(id) != nullptr)
+          << b.name << " declares " << id << " with no row in harness/path_oracle/path_rows_*.cc";
+      for (const path_oracle::PathRow* row : rows) {
         EXPECT_NE(row->must, nullptr) << id;
         EXPECT_TRUE(row->must_not != nullptr || !row->one_sided.empty())
             << id << ": a row without a call past its threshold must say why";
       }
     }
   }
-  for (const auto* table : {&testing::optimized_path_rows(), &testing::cuda_path_rows()}) {
-    for (const testing::PathRow& row : *table) {
+  for (const auto* table : {&path_oracle::optimized_path_rows(), &path_oracle::cuda_path_rows()}) {
+    for (const path_oracle::PathRow& row : *table) {
       EXPECT_NE(paths::find(row.path), nullptr) << "a row of an undefined path: " << row.path;
     }
   }
-  for (const testing::AbsentPath& a : testing::absent_path_rows()) {
+  for (const path_oracle::AbsentPath& a : path_oracle::absent_path_rows()) {
     EXPECT_FALSE(a.reason.empty()) << a.path;
   }
 }
@@ -97,18 +99,11 @@ Registry with_wrong_relu_marks(const std::string& extra, const std::string& drop
   return r;
 }
 
-// The failures the rows report on backend `name` of `r`, held back from this test's result.
+// The failures the rows report on backend `name` of `r`, one per line.
 std::string failures_on(const Registry& r, const std::string& name) {
-  ::testing::TestPartResultArray results;
-  {
-    const ::testing::ScopedFakeTestPartResultReporter reporter(
-        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
-    testing::check_path_marks(r, *r.find_backend(name));
-  }
   std::string text;
-  for (int i = 0; i < results.size(); ++i) {
-    text += results.GetTestPartResult(i).message();
-    text += '\n';
+  for (const std::string& failure : path_oracle::check_path_marks(r, *r.find_backend(name)).failures) {
+    text += failure + '\n';
   }
   return text;
 }
@@ -124,6 +119,23 @@ TEST(PathMarks, AWrongMarkFailsTheRows) {
   const std::string other = failures_on(with_wrong_relu_marks("cuda.step.map", ""), kWrong);
   EXPECT_NE(other.find("reported cuda.step.map, which it does not declare"), std::string::npos)
       << other;
+}
+
+// The campaign runs the same rows on its compared backends: a wrong mark fails the campaign
+// itself (campaign.json's "wrong_marks"), so the mutant judges, which judge by the campaign
+// alone, kill a wrong mark too; the correct backend's run has none.
+TEST(PathMarks, ACampaignFailsOnAWrongMark) {
+  const Registry wrong = with_wrong_relu_marks("relu.chunks", "");
+  CampaignOptions o;
+  o.ops = {"relu"};
+  o.backends = {kWrong};
+  o.max_cases = 20;
+  o.seconds = 3600;
+  const CampaignResult bad = run_campaign(wrong, o);
+  ASSERT_EQ(bad.paths.wrong_marks.count(kWrong), 1u);
+  EXPECT_NE(bad.paths.wrong_marks.at(kWrong).front().find("relu.chunks"), std::string::npos);
+  o.backends = {"optimized"};
+  EXPECT_TRUE(run_campaign(wrong, o).paths.wrong_marks.empty());
 }
 
 }  // namespace

@@ -78,6 +78,9 @@ struct CampaignPaths {
   // backend -> path -> the calls of the reaching call's operator on that backend, that call
   // included, when a call first took the path (in a merged run: the least over the jobs)
   std::map<std::string, std::map<std::string, int64_t>> first_reach;
+  // backend -> what the path oracle's rows (harness/path_oracle) found wrong in its marks, a line
+  // each: a wrong mark changes no output, so only these calls can see it. Fails the campaign.
+  std::map<std::string, std::vector<std::string>> wrong_marks;
 };
 
 // One cell of the conformance table (operator x backend).

@@ -8,6 +8,7 @@
 
 #include "harness/engine/call_cost.h"
 #include "harness/findings/planted.h"
+#include "harness/path_oracle/path_marks.h"
 
 namespace cvm {
 
@@ -62,6 +63,10 @@ void finish_paths(const Registry& registry, const std::vector<std::string>& comp
   for (const std::string& name : compared) {
     const Backend* backend = registry.find_backend(name);
     if (backend == nullptr || !backend->available || backend->paths.empty()) continue;
+    // The counts below rest on the marks: the oracle's rows (a few hundred small calls) check
+    // them first, so that a wrong mark fails the campaign that would count it.
+    std::vector<std::string> wrong = path_oracle::check_path_marks(registry, *backend).failures;
+    if (!wrong.empty()) p.wrong_marks[name] = std::move(wrong);
     const auto& calls = p.calls[name];
     // A variant's paths of operators its choice does not decide (variant_ops: paths every
     // variant of its base declares) run its base's code, and only the variant's aimed calls of
@@ -145,6 +150,9 @@ nlohmann::json paths_json(const CampaignPaths& paths) {
     const auto first = paths.first_reach.find(backend);
     b["first_reach"] = first != paths.first_reach.end() ? nlohmann::json(first->second)
                                                         : nlohmann::json::object();
+    const auto wrong = paths.wrong_marks.find(backend);
+    b["wrong_marks"] = wrong != paths.wrong_marks.end() ? nlohmann::json(wrong->second)
+                                                        : nlohmann::json::array();
     json[backend] = b;
   }
   // Backends that report paths without declaring any (an external worker) keep their counts.
@@ -167,6 +175,8 @@ CampaignPaths paths_from_json(const nlohmann::json& json) {
     if (!few.empty()) p.too_few_calls[backend] = few;
     const auto first = b.value("first_reach", std::map<std::string, int64_t>{});
     if (!first.empty()) p.first_reach[backend] = first;
+    const auto wrong = b.value("wrong_marks", std::vector<std::string>{});
+    if (!wrong.empty()) p.wrong_marks[backend] = wrong;
   }
   return p;
 }
@@ -189,6 +199,8 @@ void merge_paths(CampaignPaths& into, const CampaignPaths& job) {
       if (!added) it->second = std::min(it->second, n);
     }
   }
+  // Every job checks the same rows: one job's lines are the run's.
+  for (const auto& [backend, wrong] : job.wrong_marks) into.wrong_marks.try_emplace(backend, wrong);
   // What one job did not reach, another may have.
   for (auto* missing : {&into.not_reached, &into.too_few_calls}) {
     for (auto& entry : *missing) {
@@ -261,7 +273,15 @@ std::string paths_summary(const CampaignPaths& paths, bool full) {
     if (missing_total > 8) never.push_back("(--table full and campaign.json list them)");
     out += wrapped(never);
   }
+  // A wrong mark: the first line of each backend's (the rest in campaign.json and --table full).
+  for (const auto& [backend, wrong] : paths.wrong_marks) {
+    out += "wrong path marks on " + backend + " (" + std::to_string(wrong.size()) + "): " +
+           wrong.front() + "\n";
+  }
   if (!full) return out;
+  for (const auto& [backend, wrong] : paths.wrong_marks) {
+    for (size_t k = 1; k < wrong.size(); ++k) out += "  wrong path mark: " + wrong[k] + "\n";
+  }
   for (const auto& [backend, calls] : paths.calls) {
     std::vector<std::string> line = {backend + ":"};
     for (const auto& [id, n] : calls) line.push_back(id + "=" + std::to_string(n));

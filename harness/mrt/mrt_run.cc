@@ -152,9 +152,17 @@ std::string family_of(const std::string& identity) {
 // else "ok", or "ok K/N" when only K of its N identities compared.
 std::string family_cell(int compared, int identities, int64_t mismatches) {
   if (compared == 0) return "skip";
-  if (mismatches > 0) return "x" + std::to_string(mismatches);
-  if (compared < identities) return "ok " + std::to_string(compared) + "/" + std::to_string(identities);
-  return "ok";
+  // Appended, not "x" + std::string: GCC 12 warns, falsely, on such temporaries (-Wrestrict).
+  std::string cell = mismatches > 0 ? "x" : "ok";
+  if (mismatches > 0) {
+    cell += std::to_string(mismatches);
+  } else if (compared < identities) {
+    cell += ' ';
+    cell += std::to_string(compared);
+    cell += '/';
+    cell += std::to_string(identities);
+  }
+  return cell;
 }
 
 // One row per operator family ("conv2d_* (8)") and one column per backend, so that the main

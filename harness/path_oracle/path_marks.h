@@ -1,9 +1,11 @@
-// The oracle of the kernel path marks (docs/paths.md, tests/path_marks_test.cc): for every path
-// a backend declares, rows of hand-built calls that must report it and, where a threshold or a
-// boundary decides it, calls just on the other side that must not. A wrong mark changes no
-// output, so without these rows nothing could see it. Rows are data, by backend family
-// (support/path_rows_optimized.cc, support/path_rows_cuda.cc); each call is sized from the
-// backend's own thresholds, so a variant with other panels or tiles gets its own sides.
+// The oracle of the kernel path marks (docs/paths.md): for every path a backend declares, rows of
+// hand-built calls that must report it and, where a threshold or a boundary decides it, calls
+// just on the other side that must not. A wrong mark changes no output, so without these rows
+// nothing could see it, and the campaign's "every path reached" would rest on marks nobody
+// checked: every campaign runs them on its compared backends (campaign_paths.h), and
+// tests/path_marks_test.cc on every backend. Rows are data, by backend family
+// (path_rows_optimized.cc, path_rows_cuda.cc); each call is sized from the backend's own
+// thresholds, so a variant with other panels or tiles gets its own sides.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +15,7 @@
 
 #include "cvmcheck/registry.h"
 
-namespace cvm::testing {
+namespace cvm::path_oracle {
 
 // One call, built by hand: operator, attributes as JSON text, inputs.
 struct PathCall {
@@ -23,14 +25,16 @@ struct PathCall {
 };
 
 // A backend's thresholds by name (Backend::thresholds): the rows read the sizes that decide a
-// path from here, never from a copy. An unknown name fails the test (and gives 1).
+// path from here, never from a copy. An unknown name is a failure of the check (and gives 1).
 class Sizes {
  public:
-  explicit Sizes(const Backend& backend) : backend_(backend) {}
+  Sizes(const Backend& backend, std::vector<std::string>& failures)
+      : backend_(backend), failures_(failures) {}
   int64_t operator[](const std::string& name) const;
 
  private:
   const Backend& backend_;
+  std::vector<std::string>& failures_;
 };
 
 using MakeCall = PathCall (*)(const Sizes&);
@@ -68,9 +72,11 @@ std::vector<const PathRow*> rows_for(const std::string& path, const Backend& bac
 const AbsentPath* absent_row(const std::string& path);
 
 // What check_path_marks ran on one backend: paths with a call that must take them, paths with
-// a call that must not, and paths this machine cannot reach (their reason checked).
+// a call that must not, and paths this machine cannot reach (their reason checked); and every
+// failure, one line each ("BACKEND CALL must report PATH; it reported [...]").
 struct MarkTally {
   int declared = 0, must = 0, must_not = 0, unreachable = 0;
+  std::vector<std::string> failures;
 };
 // Runs every row of every path `backend` (of `registry`) declares (none when it is unavailable:
 // its reason is checked instead), and checks that each call reports only paths it can take.
@@ -100,4 +106,4 @@ PathCall upsampling(int64_t scale);
 PathCall valid_counts();
 PathCall nms(int64_t top_k);
 
-}  // namespace cvm::testing
+}  // namespace cvm::path_oracle

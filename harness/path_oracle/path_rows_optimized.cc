@@ -3,9 +3,9 @@
 // not. Sizes come from the backend's thresholds (s["dense.row_panel"]: 4 on AVX2, 6 on VNNI).
 #include <utility>
 
-#include "support/path_marks.h"
+#include "harness/path_oracle/path_marks.h"
 
-namespace cvm::testing {
+namespace cvm::path_oracle {
 namespace {
 
 #define CALL(...) [](const Sizes& s [[maybe_unused]]) { return __VA_ARGS__; }
@@ -181,4 +181,4 @@ const std::vector<PathRow>& optimized_path_rows() {
   return kRows;
 }
 
-}  // namespace cvm::testing
+}  // namespace cvm::path_oracle

@@ -1,13 +1,9 @@
-#include "support/path_marks.h"
-
-#include <gtest/gtest.h>
+#include "harness/path_oracle/path_marks.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "support/call.h"
-
-namespace cvm::testing {
+namespace cvm::path_oracle {
 namespace {
 
 bool ends_with(const std::string& text, const std::string& tail) {
@@ -36,34 +32,50 @@ std::string describe_call(const PathCall& c) {
   return text;
 }
 
+std::string list_text(const std::vector<std::string>& ids) {
+  std::string text = "[";
+  for (const std::string& id : ids) {
+    if (text.size() > 1) text += ", ";
+    text += id;
+  }
+  return text + "]";
+}
+
 // A path the backend cannot take may be reported only where the reason is its thread count
 // (an ISA variant's team runs above the work threshold all the same: optimized/variants.cc);
 // another ISA's path, or one the backend does not declare, is a wrong mark on any call.
-void expect_declared(const Backend& b, const std::vector<std::string>& reported,
-                     const std::string& what) {
+void check_declared(const Backend& b, const std::vector<std::string>& reported,
+                    const std::string& what, std::vector<std::string>& failures) {
   for (const std::string& id : reported) {
-    EXPECT_TRUE(contains(b.paths, id)) << b.name << " " << what << " reported " << id
-                                       << ", which it does not declare";
+    if (!contains(b.paths, id)) {
+      failures.push_back(b.name + " " + what + " reported " + id + ", which it does not declare");
+    }
     const auto it = b.unreachable_paths.find(id);
     if (it == b.unreachable_paths.end()) continue;
     const bool threads = it->second.find("thread") != std::string::npos ||
                          it->second.find("team") != std::string::npos;
-    EXPECT_TRUE(threads) << b.name << " " << what << " reported " << id
-                         << ", unreachable here: " << it->second;
+    if (!threads) {
+      failures.push_back(b.name + " " + what + " reported " + id + ", unreachable here: " +
+                         it->second);
+    }
   }
 }
 
-void expect_marks(const Registry& r, const Backend& b, const std::string& path, const PathCall& c,
-                  bool wanted) {
+void check_marks(const Registry& r, const Backend& b, const std::string& path, const PathCall& c,
+                 bool wanted, std::vector<std::string>& failures) {
   const std::string what = describe_call(c);
   std::vector<Tensor> inputs;
   for (const ExampleTensor& t : c.inputs) inputs.push_back(to_tensor(t));
   const Outcome o = run_op_outcome(r, b.name, c.op, parse_attrs_json(c.attrs), inputs);
-  ASSERT_EQ(o.kind, OutcomeKind::kOk) << b.name << " " << what << ": " << describe(o);
-  EXPECT_EQ(contains(o.paths, path), wanted)
-      << b.name << " " << what << (wanted ? " must report " : " must not report ") << path
-      << "; it reported " << ::testing::PrintToString(o.paths);
-  expect_declared(b, o.paths, what);
+  if (o.kind != OutcomeKind::kOk) {
+    failures.push_back(b.name + " " + what + ": not ok (" + o.message + ")");
+    return;
+  }
+  if (contains(o.paths, path) != wanted) {
+    failures.push_back(b.name + " " + what + (wanted ? " must report " : " must not report ") +
+                       path + "; it reported " + list_text(o.paths));
+  }
+  check_declared(b, o.paths, what, failures);
 }
 
 }  // namespace
@@ -72,7 +84,7 @@ int64_t Sizes::operator[](const std::string& name) const {
   for (const PathThreshold& t : backend_.thresholds) {
     if (t.name == name) return t.value;
   }
-  ADD_FAILURE() << backend_.name << " has no threshold " << name;
+  failures_.push_back(backend_.name + " has no threshold " + name);
   return 1;
 }
 
@@ -109,23 +121,27 @@ MarkTally check_path_marks(const Registry& registry, const Backend& backend) {
   MarkTally tally;
   tally.declared = static_cast<int>(backend.paths.size());
   if (!backend.available) {
-    EXPECT_FALSE(backend.unavailable_reason.empty()) << backend.name;
+    if (backend.unavailable_reason.empty()) {
+      tally.failures.push_back(backend.name + " is unavailable without a reason");
+    }
     return tally;
   }
-  const Sizes sizes(backend);
+  const Sizes sizes(backend, tally.failures);
   for (const std::string& id : backend.paths) {
     const auto unreachable = backend.unreachable_paths.find(id);
     if (unreachable != backend.unreachable_paths.end()) {
-      EXPECT_FALSE(unreachable->second.empty()) << backend.name << ": " << id;
+      if (unreachable->second.empty()) {
+        tally.failures.push_back(backend.name + ": " + id + " is unreachable without a reason");
+      }
       ++tally.unreachable;
       continue;
     }
     bool must = false, must_not = false;
     for (const PathRow* row : rows_for(id, backend)) {
-      expect_marks(registry, backend, id, row->must(sizes), true);
+      check_marks(registry, backend, id, row->must(sizes), true, tally.failures);
       must = true;
       if (row->must_not == nullptr) continue;
-      expect_marks(registry, backend, id, row->must_not(sizes), false);
+      check_marks(registry, backend, id, row->must_not(sizes), false, tally.failures);
       must_not = true;
     }
     tally.must += must ? 1 : 0;
@@ -215,4 +231,4 @@ PathCall nms(int64_t top_k) {
           {boxes, ExampleTensor{{1}, {2}, 3, DType::kInt32}}};
 }
 
-}  // namespace cvm::testing
+}  // namespace cvm::path_oracle

@@ -1,9 +1,9 @@
 // The path-mark rows of the CUDA kernels (cuda/paths.h), as cuda-host and cuda run them: the
 // step kinds a plan launches, and the tiled GEMM's tile paths sized from the backend's tile
 // (s["cuda.tile.rows"]: 64 on cuda-host, 16 on @tile), each on both sides of a tile side.
-#include "support/path_marks.h"
+#include "harness/path_oracle/path_marks.h"
 
-namespace cvm::testing {
+namespace cvm::path_oracle {
 namespace {
 
 #define CALL(...) [](const Sizes& s [[maybe_unused]]) { return __VA_ARGS__; }
@@ -92,4 +92,4 @@ const std::vector<PathRow>& cuda_path_rows() {
   return kRows;
 }
 
-}  // namespace cvm::testing
+}  // namespace cvm::path_oracle
