@@ -107,16 +107,6 @@ sharded_tests() {
   return "$status"
 }
 sanitizer=(limited compute-sanitizer --error-exitcode 1 --print-limit 20 --tool)
-# shellcheck disable=SC2317  # runs through step()
-# memcheck over the original's golden verify, judged by its list of known bad kernels (its own
-# bugs, docs/conformance/cvm-runtime.md) rather than by the sanitizer's exit status.
-original_memcheck() {
-  limited compute-sanitizer --print-limit 1000 --tool memcheck --target-processes all "$cvm" \
-    golden verify golden --call-timeout 60 "${def[@]}" --backend cvm-runtime-gpu \
-    --xfail "$lists/known-differences.txt" --xfail "$lists/known-gpu.txt" >"$work/memcheck-original.txt" 2>&1 || true
-  cat "$work/memcheck-original.txt"
-  bash ci/sanitizer-known.sh "$work/memcheck-original.txt" "$lists/gpu-memcheck-kernels.txt"
-}
 # Under the sanitizers, the device tests less the two that replay every example with edge
 # attributes and odd shapes (thousands of calls, run unsanitized in the tests step).
 device_tests='CudaDevice.*:-CudaDevice.EdgeAttributes*:CudaDevice.UnrelatedInputShapes*'
@@ -152,6 +142,16 @@ if [ -x "$original" ]; then
   # address space for the device's memory and the host's at start, and under the default 4 GiB
   # cap cudaGetDeviceCount fails with "out of memory", every call a runtime_error.
   def=(--backend-def "cvm-runtime-gpu=$original --device gpu" --worker-memory 0)
+  # shellcheck disable=SC2317  # runs through step()
+  # memcheck over the original's golden verify, judged by its list of known bad kernels (its own
+  # bugs, docs/conformance/cvm-runtime.md) rather than by the sanitizer's exit status.
+  original_memcheck() {
+    limited compute-sanitizer --print-limit 1000 --tool memcheck --target-processes all "$cvm" \
+      golden verify golden --call-timeout 60 "${def[@]}" --backend cvm-runtime-gpu \
+      --xfail "$lists/known-differences.txt" --xfail "$lists/known-gpu.txt" >"$work/memcheck-original.txt" 2>&1 || true
+    cat "$work/memcheck-original.txt"
+    bash ci/sanitizer-known.sh "$work/memcheck-original.txt" "$lists/gpu-memcheck-kernels.txt"
+  }
   step cvm-runtime-golden limited "$cvm" golden verify golden --call-timeout 20 "${def[@]}" \
     --backend cvm-runtime-gpu --xfail "$lists/known-differences.txt" --xfail "$lists/known-gpu.txt"
   step cvm-runtime-campaign timeout --kill-after=10 $((original_seconds + 120)) "$cvm" campaign \

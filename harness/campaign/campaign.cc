@@ -386,6 +386,7 @@ class CampaignRun {
     }
     result_.declared_not_compared = declared_not_compared(registry_, compared_, result_);
     finish_paths(registry_, compared_, result_);
+    if (options_.job_index == 0) check_marks(registry_, compared_, result_.paths);
     for (const auto& [entry, use] : uses_) {
       if (use.failures == 0 && use.passes > 0) {
         result_.unexpected_passes.push_back(concat(entry->source, " ", entry->selector(), ": ",

@@ -63,10 +63,6 @@ void finish_paths(const Registry& registry, const std::vector<std::string>& comp
   for (const std::string& name : compared) {
     const Backend* backend = registry.find_backend(name);
     if (backend == nullptr || !backend->available || backend->paths.empty()) continue;
-    // The counts below rest on the marks: the oracle's rows (a few hundred small calls) check
-    // them first, so that a wrong mark fails the campaign that would count it.
-    std::vector<std::string> wrong = path_oracle::check_path_marks(registry, *backend).failures;
-    if (!wrong.empty()) p.wrong_marks[name] = std::move(wrong);
     const auto& calls = p.calls[name];
     // A variant's paths of operators its choice does not decide (variant_ops: paths every
     // variant of its base declares) run its base's code, and only the variant's aimed calls of
@@ -90,6 +86,16 @@ void finish_paths(const Registry& registry, const std::vector<std::string>& comp
             .insert(id);
       }
     }
+  }
+}
+
+void check_marks(const Registry& registry, const std::vector<std::string>& compared,
+                 CampaignPaths& paths) {
+  for (const std::string& name : compared) {
+    const Backend* backend = registry.find_backend(name);
+    if (backend == nullptr || !backend->available || backend->paths.empty()) continue;
+    std::vector<std::string> wrong = path_oracle::check_path_marks(registry, *backend).failures;
+    if (!wrong.empty()) paths.wrong_marks[name] = std::move(wrong);
   }
 }
 
@@ -199,7 +205,7 @@ void merge_paths(CampaignPaths& into, const CampaignPaths& job) {
       if (!added) it->second = std::min(it->second, n);
     }
   }
-  // Every job checks the same rows: one job's lines are the run's.
+  // The first job alone checks the marks (check_marks).
   for (const auto& [backend, wrong] : job.wrong_marks) into.wrong_marks.try_emplace(backend, wrong);
   // What one job did not reach, another may have.
   for (auto* missing : {&into.not_reached, &into.too_few_calls}) {

@@ -32,6 +32,13 @@ void count_paths(CampaignPaths& paths, const std::vector<BackendRun>& runs,
 void finish_paths(const Registry& registry, const std::vector<std::string>& compared,
                   CampaignResult& result);
 
+// The path oracle's rows (harness/path_oracle, a few hundred small calls) on each compared
+// backend that declares paths: the counts rest on the marks, so a wrong mark fails the campaign
+// that would count it (CampaignPaths::wrong_marks). The same rows for every job: the first job
+// alone runs them.
+void check_marks(const Registry& registry, const std::vector<std::string>& compared,
+                 CampaignPaths& paths);
+
 // The feedback of a long campaign: the operators of the declared paths (reachable here) that
 // fewer than `few` calls reached so far, each to be aimed at more often (1 draw in 2). A pure
 // function of the counts, so a seed replays alike with the same number of jobs.
