@@ -39,7 +39,11 @@ def sync_tree(repo, tree):
         if _same_bytes(src, dst):
             continue
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copy2(src, dst)
+        # A fresh modification time, not the checkout's: a file that a killed run left mutated
+        # is newer than the checkout's copy, and restoring the older time would leave the
+        # mutant's object file looking up to date to make.
+        shutil.copyfile(src, dst)
+        shutil.copymode(src, dst)
         copied += 1
     # Files deleted from the checkout would still be globbed by CMake: remove them.
     for top in ("core", "ops", "reference", "mrt", "harness", "infer", "optimized", "tools",

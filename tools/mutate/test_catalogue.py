@@ -3,6 +3,7 @@
 regular expressions, so each kind gets a line it must mutate and a line it must leave alone."""
 
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -16,6 +17,7 @@ import more_rules  # noqa: E402
 import operators  # noqa: E402
 import random_mutants  # noqa: E402
 import random_report  # noqa: E402
+import scratch  # noqa: E402
 import sets  # noqa: E402
 import variants_gain  # noqa: E402
 
@@ -215,6 +217,28 @@ class Catalogue(unittest.TestCase):
             catalogue.restore(repo, first[0], original)
             with open(path) as f:
                 self.assertEqual(f.read(), text)
+
+    def test_a_restored_file_is_newer_than_the_mutants_object(self):
+        # A killed run leaves its mutant in the scratch tree; the next sync restores the
+        # checkout's bytes with a time newer than anything built from the mutant.
+        with tempfile.TemporaryDirectory() as repo, tempfile.TemporaryDirectory() as tree:
+            subprocess.run(["git", "init", "-q", repo], check=True)
+            os.makedirs(os.path.join(repo, "optimized"))
+            src = os.path.join(repo, "optimized", "relu.cc")
+            with open(src, "w") as f:
+                f.write("int relu(int x) { return x < 0 ? 0 : x; }\n")
+            os.utime(src, (1000, 1000))
+            self.assertEqual(scratch.sync_tree(repo, tree), 1)
+            dst = os.path.join(tree, "optimized", "relu.cc")
+            with open(dst, "w") as f:
+                f.write("int relu(int x) { return x <= 0 ? 0 : x; }\n")
+            built = os.path.getmtime(dst) + 1  # an object file built from the mutant
+            os.utime(dst, (built - 1, built - 1))
+            self.assertEqual(scratch.sync_tree(repo, tree), 1)
+            with open(dst) as f:
+                self.assertIn("x < 0", f.read())
+            self.assertGreaterEqual(os.path.getmtime(dst), built - 1)
+            self.assertGreater(os.path.getmtime(dst), os.path.getmtime(src))
 
     def test_attribution_by_function_and_registration(self):
         lines = ["int64_t divide(int64_t a, int64_t b) { return a / b; }",
