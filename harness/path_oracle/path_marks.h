@@ -98,6 +98,7 @@ struct ConvCall {
   int64_t in_channels = 2, height = 4, width = 8, channels = 4;
   int64_t groups = 1, kernel = 1, pad = 0, stride_w = 1;
   int p_data = 8, p_weight = 8;
+  int64_t pad_h = -1;  // the rows' padding; -1: pad, as the columns'
 };
 PathCall conv(const ConvCall& c);
 PathCall take();
