@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "cvmcheck/errors.h"
+
 #if defined(__CUDACC__)
 #define CVM_HD __host__ __device__ inline
 #else
@@ -76,6 +78,22 @@ CVM_HD int32_t load(const InView& v, int64_t i) {
                         : static_cast<const int32_t*>(v.data)[i];
 }
 
+// The device's misaligned-address fault, on the host. load4 and store4 are one 16-byte (int8
+// storage: 4-byte) access on the device, whose buffers are 256-byte aligned, so an element index
+// that is not a multiple of 4 faults there. The host's element-by-element loop would read the
+// right values anyway and hide the kernel bug, so it checks the index and fails as the device
+// does: a RuntimeError, which the campaign reports against the reference's result.
+CVM_HD void require_vector_index(int64_t i) {
+#if defined(__CUDA_ARCH__)
+  (void)i;
+#else
+  if (i % 4 != 0) {
+    fail_runtime("cuda-host: a 4-element vector access at element ", i,
+                 ", not a multiple of 4 (a misaligned address on the device)");
+  }
+#endif
+}
+
 // Four consecutive elements from element i (i % 4 == 0; device buffers are 256-byte aligned, so
 // the read is one 16-byte load of int32 storage, or one 4-byte load of int8 storage). The host
 // reads them one by one: the same values, which is all the emulation must reproduce.
@@ -89,6 +107,7 @@ CVM_HD void load4(const InView& v, int64_t i, int32_t* out) {
     out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
   }
 #else
+  require_vector_index(i);
   for (int32_t k = 0; k < 4; ++k) out[k] = load(v, i + k);
 #endif
 }
@@ -98,6 +117,7 @@ CVM_HD void store4(int32_t* out, int64_t i, const int32_t* values) {
 #if defined(__CUDA_ARCH__)
   *reinterpret_cast<int4*>(out + i) = make_int4(values[0], values[1], values[2], values[3]);
 #else
+  require_vector_index(i);
   for (int32_t k = 0; k < 4; ++k) out[i + k] = values[k];
 #endif
 }

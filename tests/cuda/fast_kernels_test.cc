@@ -9,6 +9,7 @@
 
 #include <random>
 
+#include "cuda/device_common.h"
 #include "cuda/plan.h"
 #include "support/cuda_kernels.h"
 
@@ -77,6 +78,21 @@ TEST(CudaFastKernels, RunGatherWithMisalignedSourcesAndTails) {
     }
     expect_as_reference("cuda-host", "concatenate", R"({"axis": "1"})",
                         {x, random_tensor({3, w}, 16, rng, false)}, "cuda.gather.run");
+  }
+}
+
+// A 4-element vector access off the 4-element grid faults on the device (a misaligned
+// address); cuda-host, which reads element by element, must fail there too, not hide it.
+TEST(CudaFastKernels, AMisalignedVectorAccessFailsOnTheHostAsOnTheDevice) {
+  std::vector<int32_t> data(16, 7);
+  const cuda::InView view{data.data(), 0};
+  int32_t got[4] = {};
+  EXPECT_NO_THROW(cuda::load4(view, 4, got));
+  EXPECT_EQ(got[3], 7);
+  EXPECT_NO_THROW(cuda::store4(data.data(), 8, got));
+  for (const int64_t i : {1, 2, 3, 5, 10}) {
+    EXPECT_THROW(cuda::load4(view, i, got), RuntimeError) << i;
+    EXPECT_THROW(cuda::store4(data.data(), i, got), RuntimeError) << i;
   }
 }
 
