@@ -42,8 +42,12 @@ std::string key(const std::string& family, const std::string& name, const std::s
 void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
   ConsoleReporter::ReportRuns(runs);
   for (const Run& run : runs) {
-    // Single runs, or the median of repetitions (reported after them, so it wins).
-    if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "median") continue;
+    // Single runs, or the median of repetitions (reported after them, so it wins), or the
+    // minimum where a benchmark computes it (conv2d and dense: reported after the median).
+    if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "median" &&
+        run.aggregate_name != "min") {
+      continue;
+    }
     const std::vector<std::string> parts = split(run.benchmark_name(), '/');
     if (parts.size() < 4 || parts[3].size() < 2 || parts[3][0] != 't') continue;
     const std::string& family = parts[0];
