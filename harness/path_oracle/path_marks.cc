@@ -199,7 +199,7 @@ PathCall conv(const ConvCall& c) {
   const std::string attrs =
       R"({"channels": ")" + std::to_string(c.channels) + R"(", "kernel_size": )" +
       pair(c.kernel, c.kernel) + R"(, "strides": )" + pair(1, c.stride_w) +
-      R"(, "padding": )" + pair(c.pad_h < 0 ? c.pad : c.pad_h, c.pad) + R"(, "dilation": )" + pair(1, 1) +
+      R"(, "padding": )" + pair(c.pad_h, c.pad_w) + R"(, "dilation": )" + pair(1, 1) +
       R"(, "groups": ")" + std::to_string(c.groups) + R"(", "use_bias": "false"})";
   return {"conv2d", attrs,
           {filled({1, c.in_channels, c.height, c.width}, c.p_data),

@@ -93,12 +93,12 @@ PathCall transpose(const Shape& shape, const std::string& axes);
 PathCall repeat(const Shape& shape, int64_t repeats, int64_t axis);
 PathCall dense(int64_t rows, int64_t depth, int64_t units, DType x = DType::kInt32,
                DType w = DType::kInt32, int p_x = 8, int p_w = 8);
-// conv2d of one image: in_channels x height x width, square kernel, padding on both axes.
+// conv2d of one image: in_channels x height x width, square kernel, padding of the rows (pad_h)
+// and of the columns (pad_w), stride 1 on the rows.
 struct ConvCall {
   int64_t in_channels = 2, height = 4, width = 8, channels = 4;
-  int64_t groups = 1, kernel = 1, pad = 0, stride_w = 1;
+  int64_t groups = 1, kernel = 1, pad_h = 0, pad_w = 0, stride_w = 1;
   int p_data = 8, p_weight = 8;
-  int64_t pad_h = -1;  // the rows' padding; -1: pad, as the columns'
 };
 PathCall conv(const ConvCall& c);
 PathCall take();

@@ -83,13 +83,15 @@ const std::vector<PathRow>& cuda_path_rows() {
       {"cuda.gemm.k_tail", "", CALL(tile(s, 0, -1, 0)), CALL(tile(s, 0, s["cuda.tile.depth"], 0))},
       {"cuda.gemm.k_slices", "", CALL(tile(s, 0, 1, 0)), CALL(tile(s, 0, 0, 0))},
       // Unpadded, every window ends inside the image on both axes, a wide and a tall one.
-      {"cuda.gemm.conv_border", "", CALL(conv({.kernel = 3, .pad = 1})), CALL(conv({.kernel = 3}))},
-      {"cuda.gemm.conv_border", "", CALL(conv({.height = 8, .width = 4, .kernel = 3, .pad = 1})),
+      {"cuda.gemm.conv_border", "", CALL(conv({.kernel = 3, .pad_h = 1, .pad_w = 1})),
+       CALL(conv({.kernel = 3}))},
+      {"cuda.gemm.conv_border", "",
+       CALL(conv({.height = 8, .width = 4, .kernel = 3, .pad_h = 1, .pad_w = 1})),
        CALL(conv({.height = 8, .width = 4, .kernel = 3}))},
       // One side alone leaves the image: the left columns' windows (rows unpadded, and a stride
       // of 2 over an even width ends the last window inside), so no other test decides it.
       {"cuda.gemm.conv_border", "",
-       CALL(conv({.height = 6, .width = 8, .kernel = 3, .pad = 1, .stride_w = 2, .pad_h = 0})),
+       CALL(conv({.height = 6, .width = 8, .kernel = 3, .pad_w = 1, .stride_w = 2})),
        CALL(conv({.height = 6, .width = 8, .kernel = 3, .stride_w = 2}))},
       {"cuda.gemm.conv_groups", "", CALL(conv({.in_channels = 4, .groups = 2})),
        CALL(conv({.in_channels = 4}))},
