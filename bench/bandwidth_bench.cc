@@ -11,6 +11,7 @@
 #include <map>
 
 #include "op_call.h"
+#include "summary.h"
 
 namespace cvm::bench {
 namespace {
@@ -135,14 +136,8 @@ const bool registered = [] {
     const BandwidthCase& c = cases()[i];
     for (int t : {1, 2}) {
       const std::string suffix = "/t" + std::to_string(t);
-      benchmark::RegisterBenchmark(("bandwidth/" + c.name + "/ours" + suffix).c_str(), bench_ours,
-                                   i, t)
-          ->UseRealTime()
-          ->Unit(benchmark::kMicrosecond);
-      benchmark::RegisterBenchmark(("bandwidth/" + c.name + "/memcpy" + suffix).c_str(),
-                                   bench_memcpy, c.bytes, t)
-          ->UseRealTime()
-          ->Unit(benchmark::kMicrosecond);
+      register_case("bandwidth/" + c.name + "/ours" + suffix, bench_ours, i, t);
+      register_case("bandwidth/" + c.name + "/memcpy" + suffix, bench_memcpy, c.bytes, t);
     }
   }
   return true;

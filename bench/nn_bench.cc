@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "registry/registry.h"
@@ -19,6 +20,7 @@
 #include "onednn_peer.h"
 #include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
+#include "summary.h"
 
 namespace cvm::bench {
 namespace {
@@ -206,9 +208,10 @@ double min_of(const std::vector<double>& v) {
   return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
 }
 
-// Wall-clock time in microseconds, with the "min" aggregate the summary prefers.
-benchmark::internal::Benchmark* timed(benchmark::internal::Benchmark* b) {
-  return b->UseRealTime()->Unit(benchmark::kMicrosecond)->ComputeStatistics("min", min_of);
+// register_case with the "min" aggregate the summary prefers.
+template <typename... Args>
+void register_timed(const std::string& name, Args&&... args) {
+  register_case(name, std::forward<Args>(args)...)->ComputeStatistics("min", min_of);
 }
 
 template <typename Shape>
@@ -216,27 +219,21 @@ void register_shape(const std::string& op, const Shape& s) {
   const std::string base = op + "/" + s.name + "/";
   for (int t : {1, 2}) {
     const std::string suffix = "/t" + std::to_string(t);
-    timed(benchmark::RegisterBenchmark((base + "ours" + suffix).c_str(), bench_ours<Shape>, s,
-                                       std::string("optimized"), t, 8));
-    timed(benchmark::RegisterBenchmark((base + "ours_p7" + suffix).c_str(), bench_ours<Shape>, s,
-                                       std::string("optimized"), t, 7));
+    register_timed(base + "ours" + suffix, bench_ours<Shape>, s, std::string("optimized"), t, 8);
+    register_timed(base + "ours_p7" + suffix, bench_ours<Shape>, s, std::string("optimized"), t,
+                   7);
     // The AVX-VNNI column, where the CPU has it and picks another ISA ("ours" is it otherwise).
     if (opt::isa_supported(opt::Isa::kAvxVnni) && opt::detected_isa() != opt::Isa::kAvxVnni) {
-      timed(benchmark::RegisterBenchmark((base + "ours_avxvnni" + suffix).c_str(),
-                                         bench_ours_avxvnni<Shape>, s, t));
+      register_timed(base + "ours_avxvnni" + suffix, bench_ours_avxvnni<Shape>, s, t);
     }
     for (const bool restricted : {false, true}) {
       const std::string impl = restricted ? "onednn_exact_" : "onednn_";
-      timed(benchmark::RegisterBenchmark((base + impl + "e2e" + suffix).c_str(),
-                                         bench_onednn<Shape>, s, true, restricted, t));
-      timed(benchmark::RegisterBenchmark((base + impl + "prim" + suffix).c_str(),
-                                         bench_onednn<Shape>, s, false, restricted, t));
+      register_timed(base + impl + "e2e" + suffix, bench_onednn<Shape>, s, true, restricted, t);
+      register_timed(base + impl + "prim" + suffix, bench_onednn<Shape>, s, false, restricted, t);
     }
   }
   // The naive oracle: one run is enough to show the scale.
-  benchmark::RegisterBenchmark((base + "reference/t1").c_str(), bench_ours<Shape>, s,
-                               std::string("reference"), 1, 8)
-      ->UseRealTime()
+  register_case(base + "reference/t1", bench_ours<Shape>, s, std::string("reference"), 1, 8)
       ->Unit(benchmark::kMillisecond)
       ->Iterations(1);
 }

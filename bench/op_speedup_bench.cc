@@ -11,6 +11,7 @@
 #include "registry/registry.h"
 #include "harness/gen/generators.h"
 #include "op_call.h"
+#include "summary.h"
 
 namespace cvm::bench {
 namespace {
@@ -248,15 +249,10 @@ void register_speedup_benchmarks() {
   for (const OpInfo& op : registry().ops()) {
     const std::string base = "speedup/" + op.name + "/";
     for (int t : {1, 2}) {
-      benchmark::RegisterBenchmark((base + "ours/t" + std::to_string(t)).c_str(), bench_op, &op,
-                                   std::string("optimized"), t)
-          ->UseRealTime()
-          ->Unit(benchmark::kMicrosecond);
+      register_case(base + "ours/t" + std::to_string(t), bench_op, &op, std::string("optimized"),
+                    t);
     }
-    benchmark::RegisterBenchmark((base + "reference/t1").c_str(), bench_op, &op,
-                                 std::string("reference"), 1)
-        ->UseRealTime()
-        ->Unit(benchmark::kMicrosecond);
+    register_case(base + "reference/t1", bench_op, &op, std::string("reference"), 1);
   }
 }
 

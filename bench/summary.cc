@@ -22,6 +22,28 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
+// "<family>" and "<family>/<case>" keys in the order note_registered first saw them.
+std::vector<std::string>& registered_keys() {
+  static std::vector<std::string> keys;
+  return keys;
+}
+
+// A key's place in registration order (unregistered ones last, in their order of appearance).
+size_t rank(const std::string& key) {
+  const std::vector<std::string>& keys = registered_keys();
+  return static_cast<size_t>(std::find(keys.begin(), keys.end(), key) - keys.begin());
+}
+
+// Inserts `item` (keyed `key`) into `list` at its registration-order place, if not there yet.
+void insert_ranked(std::vector<std::string>& list, const std::string& item,
+                   const std::string& prefix) {
+  if (std::find(list.begin(), list.end(), item) != list.end()) return;
+  const size_t r = rank(prefix + item);
+  auto at = std::find_if(list.begin(), list.end(),
+                         [&](const std::string& other) { return rank(prefix + other) > r; });
+  list.insert(at, item);
+}
+
 double to_micros(double value, benchmark::TimeUnit unit) {
   switch (unit) {
     case benchmark::kNanosecond: return value / 1e3;
@@ -39,6 +61,15 @@ std::string key(const std::string& family, const std::string& name, const std::s
 
 }  // namespace
 
+void note_registered(const std::string& name) {
+  const std::vector<std::string> parts = split(name, '/');
+  if (parts.size() < 2) return;
+  for (const std::string& key : {parts[0], parts[0] + "/" + parts[1]}) {
+    std::vector<std::string>& keys = registered_keys();
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  }
+}
+
 void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
   ConsoleReporter::ReportRuns(runs);
   for (const Run& run : runs) {
@@ -53,11 +84,8 @@ void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
     const std::string& family = parts[0];
     const std::string& name = parts[1];
     const int threads = std::atoi(parts[3].c_str() + 1);
-    if (std::find(families_.begin(), families_.end(), family) == families_.end()) {
-      families_.push_back(family);
-    }
-    std::vector<std::string>& names = cases_[family];
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    insert_ranked(families_, family, "");
+    insert_ranked(cases_[family], name, family + "/");
     if (run.error_occurred) {
       errors_[key(family, name, parts[2], threads)] = run.error_message;
       continue;

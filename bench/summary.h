@@ -10,9 +10,26 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cvm::bench {
+
+// Remembers the place of a benchmark's family and case ("<family>/<case>/..."): the summary
+// lists them in registration order, whatever order the repetitions ran in (ci/bench.sh runs them
+// randomly interleaved).
+void note_registered(const std::string& name);
+
+// Registers a benchmark "<family>/<case>/<impl>/t<threads>" timed by wall clock in
+// microseconds, its place noted.
+template <typename Fn, typename... Args>
+benchmark::internal::Benchmark* register_case(const std::string& name, Fn&& fn, Args&&... args) {
+  note_registered(name);
+  return benchmark::RegisterBenchmark(name.c_str(), std::forward<Fn>(fn),
+                                      std::forward<Args>(args)...)
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+}
 
 class SummaryReporter : public benchmark::ConsoleReporter {
  public:
@@ -25,8 +42,8 @@ class SummaryReporter : public benchmark::ConsoleReporter {
 
  private:
   std::string markdown_path_, ops_markdown_path_;
-  std::vector<std::string> families_;                      // in order of appearance
-  std::map<std::string, std::vector<std::string>> cases_;  // family -> cases, in order
+  std::vector<std::string> families_;                      // in registration order
+  std::map<std::string, std::vector<std::string>> cases_;  // family -> cases, in that order
   std::map<std::string, double> micros_;                   // family/case/impl/threads -> us
   std::map<std::string, std::string> notes_;               // family/case/impl -> label text
   std::map<std::string, std::string> errors_;              // family/case/impl/threads -> why
