@@ -117,7 +117,7 @@ inline void pack_w_generic(const T* w, int64_t rows, int64_t icg, int64_t taps, 
     row_sum[r] = static_cast<int32_t>(sum);
     // Each tap's G values of a channel group built in registers and stored as one word: storing
     // them element by element, G bytes apart in a panel, took 3 cycles a weight (perf: conv2d
-    // C256_14x14 at precision 7 spent 31% of its time here); word stores take a third less.
+    // C256_14x14 at precision 7 spent 31% of its time here); word stores take a fifth less.
     for (int64_t cgi = 0; cgi < cg; ++cgi) {
       const T* src = row + cgi * G * taps;
       const int n = static_cast<int>(std::min<int64_t>(G, icg - cgi * G));
