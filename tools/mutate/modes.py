@@ -120,7 +120,7 @@ class Result:
 
 
 # The test binaries run with --gtest_fail_fast: one failure is the verdict, and a mutant that
-# breaks many tests otherwise spends its budget on them (optimized/conv2d.cc:277 timed out so,
+# breaks many tests otherwise spends its budget on them (optimized/conv2d.cc:280 timed out so,
 # after printing its first failures).
 def _run(cmd, budget, cwd, env=None, ok_codes=(0,)):
     start = time.monotonic()
