@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "optimized/nn_gemm.h"
 
@@ -48,6 +49,40 @@ inline void fill_row_generic(const T* const* src, int64_t stride, int64_t first,
   }
 }
 
+// The sum (wrapping in uint32: the values are not validated yet) and the range of n contiguous
+// values, in a pass of their own, which the compiler vectorizes; fused into a packing loop that
+// scatters the values, GCC 12 compiled them into a store-forwarding stall per element (two
+// thirds of conv2d C256_14x14's time, perf).
+template <typename T>
+inline uint32_t sum_and_range(const T* values, int64_t n, int32_t& lo, int32_t& hi) {
+  uint32_t sum = 0;
+  int32_t l = lo, h = hi;  // locals: lo and hi may alias the values as far as the compiler knows
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t v = values[i];
+    sum += static_cast<uint32_t>(v);
+    l = std::min(l, v);
+    h = std::max(h, v);
+  }
+  lo = l;
+  hi = h;
+  return sum;
+}
+
+// One packed weight word: the first n (<= G) values src[g * taps] as E (modular), channel g in
+// element g, the rest 0; the packers store it whole, since storing the elements one by one, G
+// bytes apart in a panel, cost a store each (perf: conv2d C256_14x14 at precision 7 spent 31% of
+// its time there). Built in a small array read as one word: shifting each value into a uint32
+// compiled to code 2.3 times as slow (GCC 12, a standalone copy of both on C256's weights).
+template <typename T, typename E, int G>
+inline uint32_t weight_word(const T* src, int64_t taps, int n) {
+  static_assert(sizeof(E) * G == sizeof(uint32_t), "a packed weight word is 32 bits");
+  E q[G] = {};
+  for (int g = 0; g < n; ++g) q[g] = static_cast<E>(src[g * taps]);
+  uint32_t word;
+  std::memcpy(&word, q, sizeof word);
+  return word;
+}
+
 // dst [kc / G][nr][G]: rows u < units from w + u * ld, columns k < valid (others 0); rows
 // from u_first on.
 // Values are not validated yet (range collects them), so sums wrap in uint32 and narrowing
@@ -69,14 +104,7 @@ inline void pack_b_generic(const T* w, int64_t ld, int64_t units, int64_t valid,
       continue;
     }
     const T* row = w + u * ld;
-    // The sum and range in a vectorizable pass of their own (as pack_w_generic's, below).
-    uint32_t sum = 0;
-    for (int64_t k = 0; k < std::min(valid, kc); ++k) {
-      const int32_t v = row[k];
-      sum += static_cast<uint32_t>(v);
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
+    const uint32_t sum = sum_and_range(row, std::min(valid, kc), lo, hi);
     for (int64_t t = 0; t < steps; ++t) {
       for (int s = 0; s < G; ++s) {
         const int64_t k = t * G + s;
@@ -96,41 +124,28 @@ inline void pack_b_generic(const T* w, int64_t ld, int64_t units, int64_t valid,
   range[1] = hi;
 }
 
-// The sum and the range of each row in a pass of their own over its contiguous values, which
-// the compiler vectorizes; fused into the scattering loop below, GCC 12 compiled them into a
-// store-forwarding stall per element (two thirds of conv2d C256_14x14's time, perf).
+// dst [cg][taps][rows][G] (cg = ceil(icg / G)): row r's weights (icg channels x taps, from
+// w + r * icg * taps) as words of G channels per tap, channels past icg 0; each row's sum and
+// the range of all values first (sum_and_range). Rows are read sequentially, the order two
+// threads need (panel-major writes were slower on 2 threads).
 template <typename T, typename E, int G>
 inline void pack_w_generic(const T* w, int64_t rows, int64_t icg, int64_t taps, void* dst_v,
                            int32_t* row_sum, int32_t* range) {
-  E* dst = static_cast<E*>(dst_v);
+  uint8_t* dst = static_cast<uint8_t*>(dst_v);
   const int64_t cg = (icg + G - 1) / G;
-  int32_t lo = range[0], hi = range[1];
   for (int64_t r = 0; r < rows; ++r) {
     const T* row = w + r * icg * taps;
-    uint32_t sum = 0;
-    for (int64_t i = 0; i < icg * taps; ++i) {
-      const int32_t v = row[i];
-      sum += static_cast<uint32_t>(v);
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-    row_sum[r] = static_cast<int32_t>(sum);
-    // Each tap's G values of a channel group built in registers and stored as one word: storing
-    // them element by element, G bytes apart in a panel, took 3 cycles a weight (perf: conv2d
-    // C256_14x14 at precision 7 spent 31% of its time here); word stores take a fifth less.
+    row_sum[r] = static_cast<int32_t>(sum_and_range(row, icg * taps, range[0], range[1]));
     for (int64_t cgi = 0; cgi < cg; ++cgi) {
       const T* src = row + cgi * G * taps;
       const int n = static_cast<int>(std::min<int64_t>(G, icg - cgi * G));
-      E* out = dst + (cgi * taps * rows + r) * G;
+      uint8_t* out = dst + ((cgi * taps * rows + r) * G) * sizeof(E);
       for (int64_t kk = 0; kk < taps; ++kk) {
-        E q[G] = {};
-        for (int g = 0; g < n; ++g) q[g] = static_cast<E>(src[g * taps + kk]);
-        std::memcpy(out + kk * rows * G, q, sizeof q);
+        const uint32_t word = weight_word<T, E, G>(src + kk, taps, n);
+        std::memcpy(out + kk * rows * sizeof word, &word, sizeof word);
       }
     }
   }
-  range[0] = lo;
-  range[1] = hi;
 }
 
 template <typename T>

@@ -1,8 +1,9 @@
 // AVX2 kernels of conv2d and dense: int16 operands, 2 k-values per int32 lane,
 // _mm256_madd_epi16 (each lane adds two exact int16 products; no saturation is possible with
 // |x|, |w| <= 127), 8 lanes. The micro-kernel is nn_tile.h's skeleton over the traits below;
-// packing is the generic code compiled for AVX2, the direct conv2d nn_depthwise.h's kernel. Used when CPUID
-// reports AVX2 + FMA but not AVX-512 VNNI, or CVMCHECK_ISA=avx2.
+// packing is the generic code compiled for AVX2 (conv2d's weights: nn_avx2_pack.h's
+// transposition), the direct conv2d nn_depthwise.h's kernel. Used when CPUID reports AVX2 + FMA
+// but not AVX-512 VNNI, or CVMCHECK_ISA=avx2.
 #include <immintrin.h>
 
 #define CVM_AVX2 __attribute__((target("avx2,fma")))
@@ -13,6 +14,7 @@
 #include "optimized/nn_gemm.h"
 #include "optimized/nn_generic.h"
 #include "optimized/nn_avx2_vec.h"
+#include "optimized/nn_avx2_pack.h"
 #include "optimized/nn_tile.h"
 #include "optimized/nn_depthwise.h"
 
@@ -27,6 +29,7 @@ struct Avx2 : Avx2Vec {
   static constexpr int kShift = 0;     // int16 holds the signed data as it is
   // 8 accumulators + 2 data vectors + 1 broadcast, for conv2d and dense alike.
   static constexpr int kConvMr = 4, kConvNv = 2, kDenseMr = 4, kDenseNv = 2;
+  static_assert(kConvMr == kPackPanelRows, "full conv2d panels take pack_w_avx2's transposition");
 
   template <bool kConv>
   CVM_AVX2_OP static Vec mac(Vec acc, Vec b, Vec a) {
@@ -49,7 +52,7 @@ CVM_NN_FLAT void pack_b(const T* w, int64_t ld, int64_t units, int64_t valid, in
 template <typename T>
 CVM_NN_FLAT void pack_w(const T* w, int64_t rows, int64_t icg, int64_t taps, void* dst,
                         int32_t* row_sum, int32_t* range) {
-  pack_w_generic<T, int16_t, 2>(w, rows, icg, taps, dst, row_sum, range);
+  pack_w_avx2<T, int16_t, 2>(w, rows, icg, taps, dst, row_sum, range);
 }
 
 template <typename T>

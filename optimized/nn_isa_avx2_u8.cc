@@ -5,7 +5,8 @@
 // where the pair sums stay within int16 (nn_gemm.h): the data stored x + 64 when it has
 // precision <= 7, x + 128 when the weights have; active_nn_isa(p_data, p_weight) picks the table
 // by the call's precisions. Packing is the AVX-VNNI layout (u8 quads, the compensation shift *
-// sum(w) in the initial values); the micro-kernel is nn_tile.h's skeleton over the traits below.
+// sum(w) in the initial values; conv2d's weights by nn_avx2_pack.h's transposition); the
+// micro-kernel is nn_tile.h's skeleton over the traits below.
 #include <immintrin.h>
 
 #define CVM_AVX2U8 __attribute__((target("avx2,fma")))
@@ -16,6 +17,7 @@
 #include "optimized/nn_gemm.h"
 #include "optimized/nn_generic.h"
 #include "optimized/nn_avx2_vec.h"
+#include "optimized/nn_avx2_pack.h"
 #include "optimized/nn_tile.h"
 #include "optimized/nn_depthwise.h"
 
@@ -31,6 +33,7 @@ struct Avx2U8 : Avx2Vec {
   static constexpr int kShift = kAdd;
   // 8 accumulators + 2 B vectors + 1 broadcast + the pair sums + the ones: 13 of 16 registers.
   static constexpr int kConvMr = 4, kConvNv = 2, kDenseMr = 4, kDenseNv = 2;
+  static_assert(kConvMr == kPackPanelRows, "full conv2d panels take pack_w_avx2's transposition");
 
   template <bool kConv>
   CVM_AVX2U8_OP static Vec mac(Vec acc, Vec b, Vec a) {
@@ -55,7 +58,7 @@ CVM_NN_FLAT void pack_b(const T* w, int64_t ld, int64_t units, int64_t valid, in
 template <typename T>
 CVM_NN_FLAT void pack_w(const T* w, int64_t rows, int64_t icg, int64_t taps, void* dst,
                         int32_t* row_sum, int32_t* range) {
-  pack_w_generic<T, uint8_t, 4>(w, rows, icg, taps, dst, row_sum, range);
+  pack_w_avx2<T, uint8_t, 4>(w, rows, icg, taps, dst, row_sum, range);
 }
 
 template <typename T>

@@ -3,7 +3,8 @@
 // 4 k-values per int32 lane, 8 lanes. The arithmetic is the AVX-512 VNNI path's (shifted data,
 // x + 128, compensated by 128 * sum(w): nn_gemm.h) at half its width; the micro-kernel is
 // nn_tile.h's skeleton over the traits below (on nn_avx2_vec.h's vector operations), packing the
-// generic code compiled for this target, the direct conv2d nn_depthwise.h's AVX2 kernel. Compiled a second time against SIMDe as its emulated twin
+// generic code compiled for this target (conv2d's weights: nn_avx2_pack.h), the direct conv2d
+// nn_depthwise.h's AVX2 kernel. Compiled a second time against SIMDe as its emulated twin
 // (nn_isa_avxvnni_simde.cc, optimized/isa_twin.h).
 #include "optimized/isa_twin.h"  // first: the twin's SIMDe must precede any <immintrin.h>
 
@@ -15,6 +16,7 @@
 #include "optimized/nn_gemm.h"
 #include "optimized/nn_generic.h"
 #include "optimized/nn_avx2_vec.h"
+#include "optimized/nn_avx2_pack.h"
 #include "optimized/nn_tile.h"
 #include "optimized/nn_depthwise.h"
 
@@ -31,6 +33,7 @@ struct AvxVnniT : Avx2Vec {
   static constexpr int kShift = 128;
   // 16 registers: 12 accumulators + 3 B vectors + 1 broadcast, for conv2d and dense alike.
   static constexpr int kConvMr = 4, kConvNv = 3, kDenseMr = 4, kDenseNv = 3;
+  static_assert(kConvMr == kPackPanelRows, "full conv2d panels take pack_w_avx2's transposition");
 
   // The k-steps the tile runs (nn_tile.h's hook); kFaultKTail: an unrolled-by-two loop that
   // lost its odd last step.
@@ -63,7 +66,7 @@ CVM_NN_FLAT void pack_b(const T* w, int64_t ld, int64_t units, int64_t valid, in
 template <typename T>
 CVM_NN_FLAT void pack_w(const T* w, int64_t rows, int64_t icg, int64_t taps, void* dst,
                         int32_t* row_sum, int32_t* range) {
-  pack_w_generic<T, uint8_t, 4>(w, rows, icg, taps, dst, row_sum, range);
+  pack_w_avx2<T, uint8_t, 4>(w, rows, icg, taps, dst, row_sum, range);
 }
 
 template <typename T>

@@ -125,6 +125,11 @@ std::vector<PathThreshold> thresholds(Isa isa, bool emulated) {
                              t.gemv_i32 != nullptr ? kDenseGemvRows : 0,
                              "rows up to which dense is a gemv (0: never)"));
   }
+  if (runs_on(On::kAvx2Pass, isa)) {
+    list.push_back(threshold("conv2d.pack_taps", "conv2d", "kernel_taps", kConvPackTaps,
+                             "kernel taps from which full weight panels are packed by "
+                             "transposition, that many at a time"));
+  }
   if (isa == Isa::kAvx2) {
     list.push_back(threshold("nn.u8_precision", "conv2d,dense", "precision", kU8Precision,
                              "data or weight precision up to which vpmaddubsw is exact"));

@@ -26,6 +26,7 @@ inline constexpr int64_t kCopyTileSide = 8;  // both sides of a transposing view
 inline constexpr int64_t kCopyTile = 64;     // the sides of one tile of that copy
 inline constexpr int kU8Precision = 7;  // AVX2: a side of at most this precision takes vpmaddubsw
 inline constexpr int64_t kDenseGemvRows = 2;  // AVX2: dense of at most this many rows is a gemv
+inline constexpr int64_t kConvPackTaps = 8;  // AVX2-class: weight taps packed by one transposition
 
 // Which dispatch a path belongs to: a variant forcing one ISA declares only its own, and a
 // binary declares only the paths of the ISAs it holds (cpu_features.h: isa_built).
@@ -99,6 +100,8 @@ enum class On {
     "channel panels split into ranges over tasks")                                              \
   X(kConvRangeChunks, "conv2d.value_range.chunks", kGemm, "conv2d",                             \
     "the deferred data value check over several 2^16-value chunks")                             \
+  X(kConvPackTransposed, "conv2d.gemm.pack_transposed", kAvx2Pass, "conv2d",                    \
+    "AVX2-class weight packing of a 4-row panel with 8 or more taps: 8 taps transposed at once") \
   X(kDenseGemmAvx2, "dense.gemm.avx2", kAvx2, "dense",                                         \
     "packed GEMM on AVX2, int16 pairs (data and weights of precision 8)")                       \
   X(kDenseGemmAvx2U8Data, "dense.gemm.avx2_u8.data7", kAvx2, "dense",                           \

@@ -265,7 +265,7 @@ TEST(MutationKillsConv2d, WideDepthwiseRowsMatchTheReferenceOnEveryIsa) {
 // the generic packing's inside_range must clamp its start to the row length. Without that clamp
 // the packing writes pad bytes past the row (an overrun only a sanitizer sees, or the
 // std::clamp precondition _GLIBCXX_ASSERTIONS checks): the sanitize mode's kill of
-// optimized/nn_generic.h:21:drop_clamp:0. Regular, grouped and depthwise, every ISA.
+// optimized/nn_generic.h:22:drop_clamp:0. Regular, grouped and depthwise, every ISA.
 TEST(MutationKillsConv2d, KernelTapsThatSeeOnlyPaddingMatchTheReferenceOnEveryIsa) {
   struct Layer {
     int64_t channels, height, width, kernel, dilation, pad, stride, groups;

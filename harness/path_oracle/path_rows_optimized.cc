@@ -26,6 +26,16 @@ ConvCall panels(int64_t channels, int64_t height, int64_t width) {
   return ConvCall{.height = height, .width = width, .channels = channels};
 }
 
+// A full panel of four input channels (a channel group of every AVX2-class table: int16 pairs,
+// u8 quads) under the smallest square kernel with at least the transposition's taps (3 x 3 for
+// 8), or the next smaller one (2 x 2).
+ConvCall packed(const Sizes& s, bool enough_taps) {
+  int64_t side = 1;
+  while (side * side < s["conv2d.pack_taps"]) ++side;
+  return ConvCall{.in_channels = 4, .channels = s["conv2d.row_panel"],
+                  .kernel = enough_taps ? side : side - 1};
+}
+
 // One channel of one row `width` long, to one output channel: its values are the input's.
 ConvCall row(int64_t width) {
   return ConvCall{.in_channels = 1, .height = 1, .width = width, .channels = 1};
@@ -121,6 +131,12 @@ std::vector<PathRow> nn_and_copy_rows() {
      CALL(conv(panels(s["conv2d.row_panel"], 256, 4 * s["conv2d.pixel_block"])))},
     {"conv2d.gemm.panel_ranges", "", CALL(conv(panels(s["conv2d.row_panel"] + 1, 4, 8))),
      CALL(conv(panels(s["conv2d.row_panel"], 4, 8)))},
+    // A full panel (the first of two) takes it, a partial one alone does not.
+    {"conv2d.gemm.pack_transposed", "", CALL(conv(packed(s, true))),
+     CALL(conv(packed(s, false)))},
+    {"conv2d.gemm.pack_transposed", "",
+     CALL(conv({.in_channels = 4, .channels = s["conv2d.row_panel"] + 1, .kernel = 3})),
+     CALL(conv({.in_channels = 4, .channels = s["conv2d.row_panel"] - 1, .kernel = 3}))},
     {"conv2d.value_range.chunks", "", CALL(conv(row(s["conv2d.range_chunk"] + 1))),
      CALL(conv(row(s["conv2d.range_chunk"])))},
     {"dense.gemm.avx2", "", CALL(dense(gemm_rows(s), 1, 1)),

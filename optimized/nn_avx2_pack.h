@@ -1,0 +1,107 @@
+// conv2d's weight packing for the AVX2-class tables (int16 pairs in nn_isa_avx2.cc, u8 quads in
+// nn_isa_avx2_u8.cc and nn_isa_avxvnni.cc, the twin included): the layout of pack_w_generic
+// (nn_generic.h), built for full panels of four rows eight taps at a time. A row's eight taps
+// of a channel group are G contiguous runs of eight values (one per channel), merged into eight
+// words in a vector; the four rows' vectors are then transposed so that each tap's four words,
+// contiguous in the panel, leave in one 16-byte store. Packing word by word cost C256_14x14's
+// weights (590K values) twice the time (a standalone copy of both, alternating), a fifth of that
+// call's time on 2 threads (perf). Internal to the AVX2-class kernel files, which define
+// CVM_NN_TARGET (everything here is in an unnamed namespace).
+#pragma once
+
+#include "optimized/nn_avx2_vec.h"  // first: the twin's SIMDe must precede any <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "optimized/nn_generic.h"
+#include "optimized/paths.h"
+
+namespace cvm::opt::nn {
+namespace {
+// The panel height the transposition is written for (the AVX2-class tables' kConvMr); it
+// moves path::kConvPackTaps taps (the int32 lanes of a vector) at a time.
+inline constexpr int64_t kPackPanelRows = 4;
+
+// Eight consecutive values as int32 lanes.
+CVM_AVX2_VEC_OP inline __m256i load_taps(const int32_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+CVM_AVX2_VEC_OP inline __m256i load_taps(const int8_t* p) {
+  return _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+}
+
+// Lane j: the word of tap j (weight_word's, all G channels): channel g's value from
+// src + g * taps + j, in element g (modular).
+template <typename E, int G, typename T>
+CVM_AVX2_VEC_OP inline __m256i tap_words(const T* src, int64_t taps) {
+  static_assert(sizeof(E) * G == sizeof(uint32_t), "a packed weight word is 32 bits");
+  if constexpr (G == 2) {
+    return _mm256_blend_epi16(load_taps(src), _mm256_slli_epi32(load_taps(src + taps), 16), 0xAA);
+  } else {
+    static_assert(G == 4, "int16 pairs or 8-bit quads");
+    // Channel g's low byte moved to byte g: up to byte 3, then down to byte g.
+    __m256i word = _mm256_and_si256(load_taps(src), _mm256_set1_epi32(0xFF));
+    word = _mm256_or_si256(word, _mm256_srli_epi32(_mm256_slli_epi32(load_taps(src + taps), 24), 16));
+    word = _mm256_or_si256(word, _mm256_srli_epi32(_mm256_slli_epi32(load_taps(src + 2 * taps), 24), 8));
+    return _mm256_or_si256(word, _mm256_slli_epi32(load_taps(src + 3 * taps), 24));
+  }
+}
+
+// r0..r3: rows 0-3's words of eight taps; tap j's four words (rows 0-3) go to out + j * 16.
+CVM_AVX2_VEC_OP inline void store_tap_columns(__m256i r0, __m256i r1, __m256i r2, __m256i r3,
+                                              uint8_t* out) {
+  const __m256i r01_lo = _mm256_unpacklo_epi32(r0, r1), r01_hi = _mm256_unpackhi_epi32(r0, r1);
+  const __m256i r23_lo = _mm256_unpacklo_epi32(r2, r3), r23_hi = _mm256_unpackhi_epi32(r2, r3);
+  // Taps j and j + 4 in the two halves of tap_pair[j] (unpack works within 128-bit halves).
+  const __m256i tap_pair[4] = {
+      _mm256_unpacklo_epi64(r01_lo, r23_lo), _mm256_unpackhi_epi64(r01_lo, r23_lo),
+      _mm256_unpacklo_epi64(r01_hi, r23_hi), _mm256_unpackhi_epi64(r01_hi, r23_hi)};
+  constexpr int64_t kTapBytes = kPackPanelRows * sizeof(uint32_t);
+  for (int j = 0; j < 4; ++j) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j * kTapBytes),
+                     _mm256_castsi256_si128(tap_pair[j]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (j + 4) * kTapBytes),
+                     _mm256_extracti128_si256(tap_pair[j], 1));
+  }
+}
+
+// pack_w_generic's contract (PackWFn). Panels of other heights, fewer than eight taps or G
+// channels, the taps past the last block of eight and a last channel group short of G go word
+// by word.
+template <typename T, typename E, int G>
+CVM_NN_TARGET void pack_w_avx2(const T* w, int64_t rows, int64_t icg, int64_t taps, void* dst_v,
+                               int32_t* row_sum, int32_t* range) {
+  if (rows != kPackPanelRows || taps < path::kConvPackTaps || icg < G) {
+    pack_w_generic<T, E, G>(w, rows, icg, taps, dst_v, row_sum, range);
+    return;
+  }
+  path::hit(path::kConvPackTransposed);
+  uint8_t* dst = static_cast<uint8_t*>(dst_v);
+  const int64_t ld = icg * taps;  // one row's values
+  for (int64_t r = 0; r < rows; ++r) {
+    row_sum[r] = static_cast<int32_t>(sum_and_range(w + r * ld, ld, range[0], range[1]));
+  }
+  constexpr int64_t kTapBytes = kPackPanelRows * sizeof(uint32_t);
+  const int64_t cg = (icg + G - 1) / G;
+  for (int64_t cgi = 0; cgi < cg; ++cgi) {
+    const T* src = w + cgi * G * taps;
+    const int n = static_cast<int>(std::min<int64_t>(G, icg - cgi * G));
+    uint8_t* out = dst + cgi * taps * kTapBytes;
+    int64_t kk = 0;
+    for (; n == G && kk + path::kConvPackTaps <= taps; kk += path::kConvPackTaps) {
+      store_tap_columns(tap_words<E, G>(src + kk, taps), tap_words<E, G>(src + ld + kk, taps),
+                        tap_words<E, G>(src + 2 * ld + kk, taps),
+                        tap_words<E, G>(src + 3 * ld + kk, taps), out + kk * kTapBytes);
+    }
+    for (; kk < taps; ++kk) {
+      for (int64_t r = 0; r < rows; ++r) {
+        const uint32_t word = weight_word<T, E, G>(src + r * ld + kk, taps, n);
+        std::memcpy(out + kk * kTapBytes + r * sizeof word, &word, sizeof word);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cvm::opt::nn

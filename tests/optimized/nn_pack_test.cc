@@ -1,0 +1,100 @@
+// conv2d's weight packing on the AVX2-class tables (optimized/nn_avx2_pack.h): full 4-row panels
+// transposed eight taps at a time; the taps past the last block of eight, a last channel group
+// short of G, panels of fewer rows and kernels of fewer than eight taps word by word. Each edge
+// on both sides, through every AVX2-class table (int16 pairs for precision 8 x 8, u8 quads
+// where a side has precision 7, AVX-VNNI natively or as its twin), int8 and int32 weights, all
+// distinct enough that a weight moved to another row, tap or channel changes the output: bit
+// for bit against the reference.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cvmcheck/precision.h"
+#include "cvmcheck/registry.h"
+#include "registry/registry.h"
+#include "support/call.h"
+#include "support/isas.h"
+
+namespace cvm {
+namespace {
+
+Tensor random_tensor(const Shape& shape, int p, DType dtype, std::mt19937& rng) {
+  const auto a = static_cast<int32_t>(alpha(p));
+  std::uniform_int_distribution<int32_t> value(-a, a);
+  std::vector<int32_t> v(static_cast<size_t>(shape_size(shape)));
+  for (int32_t& x : v) x = value(rng);
+  return Tensor::from_values(shape, v, p, dtype);
+}
+
+// The AVX2-class ISA variants this machine runs (natively or as twins), by backend name.
+std::vector<std::string> avx2_class_backends() {
+  std::vector<std::string> names;
+  for (const testing::IsaRun& run : testing::isa_runs()) {
+    if (run.isa == opt::Isa::kAvx2 || run.isa == opt::Isa::kAvxVnni) {
+      names.push_back("optimized/" + run.name());
+    }
+  }
+  return names;
+}
+
+struct Geometry {
+  int64_t in_channels, channels, kernel_h, kernel_w;
+  std::string name() const {
+    return std::to_string(in_channels) + " -> " + std::to_string(channels) + " channels, " +
+           std::to_string(kernel_h) + " x " + std::to_string(kernel_w);
+  }
+};
+
+// Taps 8 (one block), 7 (none), 9 and 15 (a block and a tail), 16 (two blocks), 1; input
+// channels filling 1 or 2 groups of 4 and 2 and short of them; channels of one panel, two, a
+// full one and a partial one, or a partial one alone.
+std::vector<Geometry> geometries() {
+  std::vector<Geometry> list;
+  const std::pair<int64_t, int64_t> kernels[] = {{2, 4}, {1, 7}, {3, 3}, {3, 5}, {4, 4}, {1, 1}};
+  for (const auto& [kh, kw] : kernels) {
+    for (int64_t ic : {2, 3, 4, 5, 8}) {
+      for (int64_t oc : {3, 4, 6, 8}) list.push_back({ic, oc, kh, kw});
+    }
+  }
+  return list;
+}
+
+TEST(Avx2ClassWeightPacking, EveryPanelAndTapEdgeMatchesTheReference) {
+  const std::vector<std::string> backends = avx2_class_backends();
+  if (backends.empty()) GTEST_SKIP() << "this binary holds no AVX2-class ISA";
+  std::mt19937 rng(20261129);
+  int64_t calls = 0;
+  for (const Geometry& g : geometries()) {
+    const nlohmann::json attrs = {
+        {"channels", std::to_string(g.channels)},
+        {"kernel_size",
+         "(" + std::to_string(g.kernel_h) + ", " + std::to_string(g.kernel_w) + ")"},
+        {"padding", "(1, 2)"},
+        {"use_bias", "false"}};
+    for (const auto& [p_data, p_weight] : {std::pair{8, 8}, {7, 8}, {8, 7}}) {
+      for (DType t : {DType::kInt8, DType::kInt32}) {
+        const std::vector<Tensor> in = {
+            random_tensor({1, g.in_channels, 5, 6}, p_data, t, rng),
+            random_tensor({g.channels, g.in_channels, g.kernel_h, g.kernel_w}, p_weight, t, rng)};
+        const std::string what = g.name() + ", precisions " + std::to_string(p_data) + " x " +
+                                 std::to_string(p_weight) + (t == DType::kInt8 ? ", int8" : "");
+        const Outcome want = run_op_outcome(registry(), "reference", "conv2d", attrs, in);
+        ASSERT_EQ(want.kind, OutcomeKind::kOk) << what << ": " << testing::describe(want);
+        for (const std::string& backend : backends) {
+          const Outcome got = run_op_outcome(registry(), backend, "conv2d", attrs, in);
+          ASSERT_EQ(got.kind, OutcomeKind::kOk) << backend << ", " << what;
+          ASSERT_EQ(got.outputs.size(), 1u);
+          EXPECT_TRUE(got.outputs[0].identical(want.outputs[0])) << backend << ", " << what;
+          ++calls;
+        }
+      }
+    }
+  }
+  EXPECT_GT(calls, 0);
+}
+
+}  // namespace
+}  // namespace cvm
