@@ -3,9 +3,9 @@
 // (nn_generic.h), built for full panels of four rows eight taps at a time. A row's eight taps
 // of a channel group are G contiguous runs of eight values (one per channel), merged into eight
 // words in a vector; the four rows' vectors are then transposed so that each tap's four words,
-// contiguous in the panel, leave in one 16-byte store. Packing word by word cost C256_14x14's
-// weights (590K values) twice the time (a standalone copy of both, alternating), a fifth of that
-// call's time on 2 threads (perf). Internal to the AVX2-class kernel files, which define
+// contiguous in the panel, leave in one 16-byte store. Word by word, C256_14x14's 590K weights
+// took 2.3-2.5 times as long in cache and 1.5-1.6 times cold (a standalone copy of both,
+// alternating; docs/performance.md). Internal to the AVX2-class kernel files, which define
 // CVM_NN_TARGET (everything here is in an unnamed namespace).
 #pragma once
 
@@ -19,6 +19,7 @@
 
 namespace cvm::opt::nn {
 namespace {
+
 // The panel height the transposition is written for (the AVX2-class tables' kConvMr); it
 // moves path::kConvPackTaps taps (the int32 lanes of a vector) at a time.
 inline constexpr int64_t kPackPanelRows = 4;
@@ -37,14 +38,16 @@ template <typename E, int G, typename T>
 CVM_AVX2_VEC_OP inline __m256i tap_words(const T* src, int64_t taps) {
   static_assert(sizeof(E) * G == sizeof(uint32_t), "a packed weight word is 32 bits");
   if constexpr (G == 2) {
-    return _mm256_blend_epi16(load_taps(src), _mm256_slli_epi32(load_taps(src + taps), 16), 0xAA);
+    const __m256i c1 = _mm256_slli_epi32(load_taps(src + taps), 16);
+    return _mm256_blend_epi16(load_taps(src), c1, 0xAA);  // channel 0 in the low halves
   } else {
     static_assert(G == 4, "int16 pairs or 8-bit quads");
     // Channel g's low byte moved to byte g: up to byte 3, then down to byte g.
-    __m256i word = _mm256_and_si256(load_taps(src), _mm256_set1_epi32(0xFF));
-    word = _mm256_or_si256(word, _mm256_srli_epi32(_mm256_slli_epi32(load_taps(src + taps), 24), 16));
-    word = _mm256_or_si256(word, _mm256_srli_epi32(_mm256_slli_epi32(load_taps(src + 2 * taps), 24), 8));
-    return _mm256_or_si256(word, _mm256_slli_epi32(load_taps(src + 3 * taps), 24));
+    const __m256i c0 = _mm256_and_si256(load_taps(src), _mm256_set1_epi32(0xFF));
+    const __m256i c1 = _mm256_srli_epi32(_mm256_slli_epi32(load_taps(src + taps), 24), 16);
+    const __m256i c2 = _mm256_srli_epi32(_mm256_slli_epi32(load_taps(src + 2 * taps), 24), 8);
+    const __m256i c3 = _mm256_slli_epi32(load_taps(src + 3 * taps), 24);
+    return _mm256_or_si256(_mm256_or_si256(c0, c1), _mm256_or_si256(c2, c3));
   }
 }
 

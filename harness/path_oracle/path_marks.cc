@@ -193,17 +193,18 @@ PathCall dense(int64_t rows, int64_t depth, int64_t units, DType x, DType w, int
 }
 
 PathCall conv(const ConvCall& c) {
+  const int64_t kernel_w = c.kernel_w > 0 ? c.kernel_w : c.kernel;
   const auto pair = [](int64_t a, int64_t b) {
     return "\"(" + std::to_string(a) + ", " + std::to_string(b) + ")\"";
   };
   const std::string attrs =
       R"({"channels": ")" + std::to_string(c.channels) + R"(", "kernel_size": )" +
-      pair(c.kernel, c.kernel) + R"(, "strides": )" + pair(1, c.stride_w) +
+      pair(c.kernel, kernel_w) + R"(, "strides": )" + pair(1, c.stride_w) +
       R"(, "padding": )" + pair(c.pad_h, c.pad_w) + R"(, "dilation": )" + pair(1, 1) +
       R"(, "groups": ")" + std::to_string(c.groups) + R"(", "use_bias": "false"})";
   return {"conv2d", attrs,
           {filled({1, c.in_channels, c.height, c.width}, c.p_data),
-           filled({c.channels, c.in_channels / c.groups, c.kernel, c.kernel}, c.p_weight)}};
+           filled({c.channels, c.in_channels / c.groups, c.kernel, kernel_w}, c.p_weight)}};
 }
 
 PathCall take() {

@@ -93,11 +93,11 @@ PathCall transpose(const Shape& shape, const std::string& axes);
 PathCall repeat(const Shape& shape, int64_t repeats, int64_t axis);
 PathCall dense(int64_t rows, int64_t depth, int64_t units, DType x = DType::kInt32,
                DType w = DType::kInt32, int p_x = 8, int p_w = 8);
-// conv2d of one image: in_channels x height x width, square kernel, padding of the rows (pad_h)
-// and of the columns (pad_w), stride 1 on the rows.
+// conv2d of one image: in_channels x height x width, a kernel x kernel_w kernel (kernel_w 0:
+// square), padding of the rows (pad_h) and of the columns (pad_w), stride 1 on the rows.
 struct ConvCall {
   int64_t in_channels = 2, height = 4, width = 8, channels = 4;
-  int64_t groups = 1, kernel = 1, pad_h = 0, pad_w = 0, stride_w = 1;
+  int64_t groups = 1, kernel = 1, kernel_w = 0, pad_h = 0, pad_w = 0, stride_w = 1;
   int p_data = 8, p_weight = 8;
 };
 PathCall conv(const ConvCall& c);

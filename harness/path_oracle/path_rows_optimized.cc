@@ -27,13 +27,10 @@ ConvCall panels(int64_t channels, int64_t height, int64_t width) {
 }
 
 // A full panel of four input channels (a channel group of every AVX2-class table: int16 pairs,
-// u8 quads) under the smallest square kernel with at least the transposition's taps (3 x 3 for
-// 8), or the next smaller one (2 x 2).
-ConvCall packed(const Sizes& s, bool enough_taps) {
-  int64_t side = 1;
-  while (side * side < s["conv2d.pack_taps"]) ++side;
-  return ConvCall{.in_channels = 4, .channels = s["conv2d.row_panel"],
-                  .kernel = enough_taps ? side : side - 1};
+// u8 quads) under a 1 x `taps` kernel.
+ConvCall packed(const Sizes& s, int64_t taps) {
+  return ConvCall{.in_channels = 4, .channels = s["conv2d.row_panel"], .kernel = 1,
+                  .kernel_w = taps};
 }
 
 // One channel of one row `width` long, to one output channel: its values are the input's.
@@ -131,9 +128,10 @@ std::vector<PathRow> nn_and_copy_rows() {
      CALL(conv(panels(s["conv2d.row_panel"], 256, 4 * s["conv2d.pixel_block"])))},
     {"conv2d.gemm.panel_ranges", "", CALL(conv(panels(s["conv2d.row_panel"] + 1, 4, 8))),
      CALL(conv(panels(s["conv2d.row_panel"], 4, 8)))},
-    // A full panel (the first of two) takes it, a partial one alone does not.
-    {"conv2d.gemm.pack_transposed", "", CALL(conv(packed(s, true))),
-     CALL(conv(packed(s, false)))},
+    // The transposition's taps exactly take it, one fewer does not; a full panel (the first of
+    // two) takes it, a partial one alone does not.
+    {"conv2d.gemm.pack_transposed", "", CALL(conv(packed(s, s["conv2d.pack_taps"]))),
+     CALL(conv(packed(s, s["conv2d.pack_taps"] - 1)))},
     {"conv2d.gemm.pack_transposed", "",
      CALL(conv({.in_channels = 4, .channels = s["conv2d.row_panel"] + 1, .kernel = 3})),
      CALL(conv({.in_channels = 4, .channels = s["conv2d.row_panel"] - 1, .kernel = 3}))},
