@@ -92,7 +92,8 @@ awk '/^## (CUDA backend|Harness throughput)/ { keep = 1 } keep' docs/performance
   echo
   echo "Every input is int32 (N, C, H, W) / (M, K) with precision 8, no bias, N = 1."
   echo "- **ours**: the optimized backend's kernel end to end: validation and inference, packing"
-  echo "  (int32 -> int8 phase planes / panels), the VNNI GEMM and the int32 NCHW output."
+  echo "  (int32 -> u8 or int16 phase planes / panels), the GEMM of the ISA path above and the int32"
+  echo "  NCHW output."
   echo "- **oneDNN end to end**: the same job with oneDNN: reorder the int32 input to s8 in the"
   echo "  primitive's preferred layout (format_tag::any), convert the int32 weights to s8 and"
   echo "  reorder them (with oneDNN's s8 compensation), the int8 convolution / inner product with"
