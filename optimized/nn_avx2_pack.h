@@ -23,6 +23,7 @@ namespace {
 // The panel height the transposition is written for (the AVX2-class tables' kConvMr); it
 // moves path::kConvPackTaps taps (the int32 lanes of a vector) at a time.
 inline constexpr int64_t kPackPanelRows = 4;
+inline constexpr int64_t kPackTapBytes = kPackPanelRows * sizeof(uint32_t);  // a tap's words
 
 // Eight consecutive values as int32 lanes.
 CVM_AVX2_VEC_OP inline __m256i load_taps(const int32_t* p) {
@@ -60,11 +61,10 @@ CVM_AVX2_VEC_OP inline void store_tap_columns(__m256i r0, __m256i r1, __m256i r2
   const __m256i tap_pair[4] = {
       _mm256_unpacklo_epi64(r01_lo, r23_lo), _mm256_unpackhi_epi64(r01_lo, r23_lo),
       _mm256_unpacklo_epi64(r01_hi, r23_hi), _mm256_unpackhi_epi64(r01_hi, r23_hi)};
-  constexpr int64_t kTapBytes = kPackPanelRows * sizeof(uint32_t);
   for (int j = 0; j < 4; ++j) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j * kTapBytes),
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j * kPackTapBytes),
                      _mm256_castsi256_si128(tap_pair[j]));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (j + 4) * kTapBytes),
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (j + 4) * kPackTapBytes),
                      _mm256_extracti128_si256(tap_pair[j], 1));
   }
 }
@@ -85,22 +85,21 @@ CVM_NN_TARGET void pack_w_avx2(const T* w, int64_t rows, int64_t icg, int64_t ta
   for (int64_t r = 0; r < rows; ++r) {
     row_sum[r] = static_cast<int32_t>(sum_and_range(w + r * ld, ld, range[0], range[1]));
   }
-  constexpr int64_t kTapBytes = kPackPanelRows * sizeof(uint32_t);
   const int64_t cg = (icg + G - 1) / G;
   for (int64_t cgi = 0; cgi < cg; ++cgi) {
     const T* src = w + cgi * G * taps;
     const int n = static_cast<int>(std::min<int64_t>(G, icg - cgi * G));
-    uint8_t* out = dst + cgi * taps * kTapBytes;
+    uint8_t* out = dst + cgi * taps * kPackTapBytes;
     int64_t kk = 0;
     for (; n == G && kk + path::kConvPackTaps <= taps; kk += path::kConvPackTaps) {
       store_tap_columns(tap_words<E, G>(src + kk, taps), tap_words<E, G>(src + ld + kk, taps),
                         tap_words<E, G>(src + 2 * ld + kk, taps),
-                        tap_words<E, G>(src + 3 * ld + kk, taps), out + kk * kTapBytes);
+                        tap_words<E, G>(src + 3 * ld + kk, taps), out + kk * kPackTapBytes);
     }
     for (; kk < taps; ++kk) {
       for (int64_t r = 0; r < rows; ++r) {
         const uint32_t word = weight_word<T, E, G>(src + r * ld + kk, taps, n);
-        std::memcpy(out + kk * kTapBytes + r * sizeof word, &word, sizeof word);
+        std::memcpy(out + kk * kPackTapBytes + r * sizeof word, &word, sizeof word);
       }
     }
   }
