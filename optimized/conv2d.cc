@@ -5,7 +5,7 @@
 //
 // The implicit GEMM needs no im2col. Per image, the input is rewritten once into "phase
 // planes": the zero-padded image split by (row mod SH, column mod SW), only for the phases the
-// kernel reads, with G channels interleaved per pixel (G = 4 u8 for VNNI, 2 int16 for AVX2). In
+// kernel reads, with G channels interleaved per pixel (G = 4 8-bit values). In
 // a phase plane every tap (ki, kj) is a stride-1 shift, so output pixel (p, q) of the "wide"
 // output (row length = plane width Wps >= OW) reads plane element (p + a_ki) * Wps + (q + b_kj):
 // a constant offset from the pixel's flat index p * Wps + q. A block of 16 consecutive flat
@@ -191,7 +191,7 @@ void fill_planes(const infer::Conv2dInference& c, const Plan& p, nn::FillRowFn<T
   const int64_t nc = static_cast<int64_t>(p.phase_c.size());
   const int64_t planes = c.groups * p.planes_per_group;
   const int64_t pixel_bytes = p.g * p.eb;
-  const int pad = static_cast<int>(p.shift);  // shifted zero (u8) or int16 zero
+  const int pad = static_cast<int>(p.shift);  // the stored zero: shifted (u8) or as it is (s8)
 #pragma omp parallel for num_threads(team) schedule(static)
   for (int64_t row = 0; row < planes * p.hps; ++row) {
     const int64_t pl = row / p.hps, i = row % p.hps;

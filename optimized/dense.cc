@@ -53,8 +53,8 @@ Ranges run_gemm(const infer::DenseInference& d, const NnIsa& isa, const T* x, co
   const int64_t chunks =
       std::min(row_panels, std::max<int64_t>(1, (2 * team + col_panels - 1) / col_panels));
   const int64_t panels_per_chunk = (row_panels + chunks - 1) / chunks;
-  // The ISA's GEMM path; on AVX2 also the pair instruction the call's precisions chose (the
-  // int16 kernels or vpmaddubsw on data shifted by 64 or 128: nn_gemm.h).
+  // The ISA's GEMM path; on AVX2 also the table the call's precisions chose (vpsignb on the
+  // data as it is, or vpmaddubsw on data shifted by 64 or 128: nn_gemm.h).
   path::hit(path::gemm_path(isa, /*conv=*/false));
   path::hit_if(kblocks > 1, path::kDenseKBlocks);
   path::hit_if(chunks > 1, path::kDenseRowChunks);

@@ -1,4 +1,4 @@
-// conv2d's weight packing for the AVX2-class tables (int16 pairs in nn_isa_avx2.cc, u8 quads in
+// conv2d's weight packing for the AVX2-class tables (8-bit quads: nn_isa_avx2.cc,
 // nn_isa_avx2_u8.cc and nn_isa_avxvnni.cc, the twin included): the layout of pack_w_generic
 // (nn_generic.h), built for full panels of four rows eight taps at a time. A row's eight taps
 // of a channel group are G contiguous runs of eight values (one per channel), merged into eight
@@ -37,19 +37,13 @@ CVM_AVX2_VEC_OP inline __m256i load_taps(const int8_t* p) {
 // src + g * taps + j, in element g (modular).
 template <typename E, int G, typename T>
 CVM_AVX2_VEC_OP inline __m256i tap_words(const T* src, int64_t taps) {
-  static_assert(sizeof(E) * G == sizeof(uint32_t), "a packed weight word is 32 bits");
-  if constexpr (G == 2) {
-    const __m256i c1 = _mm256_slli_epi32(load_taps(src + taps), 16);
-    return _mm256_blend_epi16(load_taps(src), c1, 0xAA);  // channel 0 in the low halves
-  } else {
-    static_assert(G == 4, "int16 pairs or 8-bit quads");
-    // Channel g's low byte moved to byte g: up to byte 3, then down to byte g.
-    const __m256i c0 = _mm256_and_si256(load_taps(src), _mm256_set1_epi32(0xFF));
-    const __m256i c1 = _mm256_srli_epi32(_mm256_slli_epi32(load_taps(src + taps), 24), 16);
-    const __m256i c2 = _mm256_srli_epi32(_mm256_slli_epi32(load_taps(src + 2 * taps), 24), 8);
-    const __m256i c3 = _mm256_slli_epi32(load_taps(src + 3 * taps), 24);
-    return _mm256_or_si256(_mm256_or_si256(c0, c1), _mm256_or_si256(c2, c3));
-  }
+  static_assert(sizeof(E) == 1 && G == 4, "8-bit quads: a packed weight word is 32 bits");
+  // Channel g's low byte moved to byte g: up to byte 3, then down to byte g.
+  const __m256i c0 = _mm256_and_si256(load_taps(src), _mm256_set1_epi32(0xFF));
+  const __m256i c1 = _mm256_srli_epi32(_mm256_slli_epi32(load_taps(src + taps), 24), 16);
+  const __m256i c2 = _mm256_srli_epi32(_mm256_slli_epi32(load_taps(src + 2 * taps), 24), 8);
+  const __m256i c3 = _mm256_slli_epi32(load_taps(src + 3 * taps), 24);
+  return _mm256_or_si256(_mm256_or_si256(c0, c1), _mm256_or_si256(c2, c3));
 }
 
 // r0..r3: rows 0-3's words of eight taps; tap j's four words (rows 0-3) go to out + j * 16.

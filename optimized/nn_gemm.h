@@ -1,5 +1,5 @@
 // The integer GEMM core of the optimized conv2d and dense: register-tiled micro-kernels over
-// packed int8 (AVX-512 VNNI, AVX-VNNI) or int16 (AVX2) operands, chosen per call from the active
+// packed 8-bit operands (AVX-512 VNNI, AVX-VNNI, AVX2, NEON), chosen per call from the active
 // ISA (optimized/cpu_features.h), plus the direct kernels of the portable path.
 //
 // Exactness (why int32 accumulation is exact here). conv2d and dense require p0, p1 <= 8, so
@@ -9,7 +9,7 @@
 // sum, in whatever order, tile or thread) is below 2^(P-2) <= 2^30 in magnitude. With a bias,
 // P = max(P0, p2) + 1 <= 32 gives P0 <= 31 (terms below 2^29) and p2 <= 31 (|bias| < 2^30), so
 // bias plus any partial sum stays below 2^30 + 2^29 < 2^31. Hence the plain signed
-// accumulations (AVX2 _mm256_madd_epi16 on int16, the portable and direct kernels) never
+// accumulations (AVX2's vpmaddwd of int16 pair sums, the portable and direct kernels) never
 // overflow int32 and need no 64-bit bias step.
 // The VNNI paths (AVX-512 VNNI and AVX-VNNI) multiply u8 x s8 (vpdpbusd), so activations are
 // stored shifted, x + 128 in [1, 255], and the kernel accumulates sum((x + 128) * w) = sum(x * w)
@@ -24,7 +24,11 @@
 // [1, 127] with |w| <= 127 gives 2 * 127 * 127 = 32,258; |w| <= 63 with x + 128 in [1, 255]
 // gives 2 * 255 * 63 = 32,130; both <= 32,767. The dispatch (active_nn_isa(p_data, p_weight))
 // takes them only then; with garbage values (checked after packing) a pair saturates, which is
-// defined, and the call raises the value check's error anyway. No other instruction saturates.
+// defined, and the call raises the value check's error anyway. The AVX2 table of the other
+// calls (both sides of precision 8, nn_isa_avx2.cc) stores the data as it is (s8) and multiplies
+// |x| (u8) by sign(w, x) = w * sign(x) (s8, vpsignb): a pair is at most 2 * 127 * 127 = 32,258
+// in magnitude. With garbage (x or w = -128) a product is wrong, never undefined, and the value
+// check raises its error. No other instruction saturates.
 #pragma once
 
 #include <cstdint>
@@ -181,7 +185,7 @@ const NnIsa& nn_isa(Isa isa, bool emulated = false);
 // The kernels of active_isa() and active_isa_emulated(), with the planted fault if any.
 const NnIsa& active_nn_isa();
 // The same for a call of conv2d or dense whose data and weights have these precisions: on AVX2,
-// the vpmaddubsw kernels where that is exact (a side of precision <= 7, above), else the int16.
+// the vpmaddubsw kernels of a side of precision <= 7 (above), else vpsignb + vpmaddubsw.
 const NnIsa& active_nn_isa(int p_data, int p_weight);
 // The AVX2 gemv (nn_gemv_avx2.cc): int16 pairs, exact at every valid precision.
 void avx2_gemv_i8(const int8_t* x, const int8_t* w, const int32_t* bias, int32_t* y, int64_t rows,

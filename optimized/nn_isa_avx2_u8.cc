@@ -1,7 +1,7 @@
 // AVX2 kernels of conv2d and dense for calls where one side has precision <= 7: u8 data x s8
 // weights, 4 k-values per int32 lane, _mm256_maddubs_epi16 (pairs of products summed into
 // int16, saturating) then _mm256_madd_epi16 by ones (the pairs into int32): 32 products per
-// three instructions on half the operand bytes of the int16 kernels (nn_isa_avx2.cc). Exact only
+// three instructions, one fewer than the 8-bit table's (nn_isa_avx2.cc: vpsignb). Exact only
 // where the pair sums stay within int16 (nn_gemm.h): the data stored x + 64 when it has
 // precision <= 7, x + 128 when the weights have; active_nn_isa(p_data, p_weight) picks the table
 // by the call's precisions. Packing is the AVX-VNNI layout (u8 quads, the compensation shift *

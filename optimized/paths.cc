@@ -140,7 +140,7 @@ std::vector<PathThreshold> thresholds(Isa isa, bool emulated) {
 }  // namespace
 
 int64_t dense_block_steps(const nn::NnIsa& isa) {
-  return isa.isa == Isa::kAvx2 && isa.shift != 0 ? kDenseBlockSteps / 2 : kDenseBlockSteps;
+  return isa.isa == Isa::kAvx2 ? kDenseBlockSteps / 2 : kDenseBlockSteps;
 }
 
 int gemm_path(const nn::NnIsa& isa, bool conv) {

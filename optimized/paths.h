@@ -70,7 +70,7 @@ enum class On {
   X(kReduceInner, "reduce.inner_reduced", kAny, "sum,max", "the innermost axis reduced")        \
   X(kReduceOuter, "reduce.inner_kept", kAny, "sum,max", "the innermost axis kept (row adds)")   \
   X(kConvGemmAvx2, "conv2d.gemm.avx2", kAvx2, "conv2d",                                       \
-    "implicit GEMM on AVX2, int16 pairs (data and weights of precision 8)")                     \
+    "implicit GEMM on AVX2, vpsignb + vpmaddubsw: |x| x sign(w, x) (both of precision 8)")      \
   X(kConvGemmAvx2U8Data, "conv2d.gemm.avx2_u8.data7", kAvx2, "conv2d",                          \
     "implicit GEMM on AVX2, vpmaddubsw: data of precision <= 7 stored x + 64")                  \
   X(kConvGemmAvx2U8Weights, "conv2d.gemm.avx2_u8.weights7", kAvx2, "conv2d",                    \
@@ -103,7 +103,7 @@ enum class On {
   X(kConvPackTransposed, "conv2d.gemm.pack_transposed", kAvx2Pass, "conv2d",                    \
     "AVX2-class weight packing of a 4-row panel with 8 or more taps: 8 taps transposed at once") \
   X(kDenseGemmAvx2, "dense.gemm.avx2", kAvx2, "dense",                                         \
-    "packed GEMM on AVX2, int16 pairs (data and weights of precision 8)")                       \
+    "packed GEMM on AVX2, vpsignb + vpmaddubsw: |x| x sign(w, x) (both of precision 8)")        \
   X(kDenseGemmAvx2U8Data, "dense.gemm.avx2_u8.data7", kAvx2, "dense",                           \
     "packed GEMM on AVX2, vpmaddubsw: data of precision <= 7 stored x + 64")                    \
   X(kDenseGemmAvx2U8Weights, "dense.gemm.avx2_u8.weights7", kAvx2, "dense",                     \
@@ -146,8 +146,8 @@ using paths::hit;
 using paths::hit_if;
 
 // The k-steps of one dense B block on `isa`'s kernels: kDenseBlockSteps, but half of it for the
-// AVX2 vpmaddubsw tables (4 k values a step), so that both AVX2 tables share the k-block depth
-// (2048) that the generators aim at, and their B blocks the int16 table's bytes at most.
+// AVX2 tables (4 k values a step, on 256-bit vectors), so that their k-block keeps the depth
+// (2048) that the generators aim at.
 int64_t dense_block_steps(const nn::NnIsa& isa);
 
 // The GEMM path of a conv2d (conv) or dense call on `isa`'s kernels: the ISA's, and on AVX2 the

@@ -1,8 +1,9 @@
 // The AVX2 kernels chosen by precision (nn_isa_avx2_u8.cc: vpmaddubsw where the data or the
-// weights have at most 7 bits; the int16 kernels for 8 x 8; the gemv of one or two rows) at the
-// saturation edge of vpmaddubsw's int16 pair sums: every value +-alpha, where a data of
-// precision 7 (stored x + 64 = 127) times weights +-127 gives pair sums of +-32,258 and data of
-// precision 8 (x + 128 = 255) times weights +-63 gives +-32,130, the largest that stay exact.
+// weights have at most 7 bits; nn_isa_avx2.cc's |x| x sign(w, x) for 8 x 8; the gemv of one or
+// two rows) at the saturation edge of vpmaddubsw's int16 pair sums: every value +-alpha, where a
+// data of precision 7 (stored x + 64 = 127) times weights +-127 gives pair sums of +-32,258,
+// data of precision 8 (x + 128 = 255) times weights +-63 gives +-32,130, and 8 x 8 bits
+// (|x| = 127 times +-127) +-32,258: the largest that stay exact.
 // optimized/avx2 against the reference, bit for bit, on conv2d and dense, int8 and int32.
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // conv2d's weight packing on the AVX2-class tables (optimized/nn_avx2_pack.h): full 4-row panels
 // transposed eight taps at a time; the taps past the last block of eight, a last channel group
 // short of G, panels of fewer rows and kernels of fewer than eight taps word by word. Each edge
-// on both sides, through every AVX2-class table (int16 pairs for precision 8 x 8, u8 quads
-// where a side has precision 7, AVX-VNNI natively or as its twin), int8 and int32 weights, all
+// on both sides, through every AVX2-class table (s8 quads for precision 8 x 8, u8 quads where
+// a side has precision 7, AVX-VNNI natively or as its twin), int8 and int32 weights, all
 // distinct enough that a weight moved to another row, tap or channel changes the output: bit
 // for bit against the reference.
 #include <gtest/gtest.h>
