@@ -26,9 +26,10 @@
 // takes them only then; with garbage values (checked after packing) a pair saturates, which is
 // defined, and the call raises the value check's error anyway. The AVX2 table of the other
 // calls (both sides of precision 8, nn_isa_avx2.cc) stores the data as it is (s8) and multiplies
-// |x| (u8) by sign(w, x) = w * sign(x) (s8, vpsignb): a pair is at most 2 * 127 * 127 = 32,258
-// in magnitude. With garbage (x or w = -128) a product is wrong, never undefined, and the value
-// check raises its error. No other instruction saturates.
+// one side's absolute value (u8) by the other side times the first's sign (s8, vpsignb): a pair
+// is at most 2 * 127 * 127 = 32,258 in magnitude. With garbage (a value of -128) a product may
+// be wrong, never undefined, and the value check raises its error. No other instruction
+// saturates.
 #pragma once
 
 #include <cstdint>

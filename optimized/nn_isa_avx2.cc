@@ -1,7 +1,8 @@
 // AVX2 kernels of conv2d and dense for calls whose data and weights both have precision 8:
-// s8 operands, 4 k-values per int32 lane, multiplied as |x| (u8) by sign(w, x) (s8, vpsignb):
-// _mm256_maddubs_epi16 adds two products |x| * (w * sign(x)) = x * w into int16, which cannot
-// saturate since |x|, |w| <= 127 (2 * 127 * 127 = 32,258), then _mm256_madd_epi16 by ones
+// s8 operands, 4 k-values per int32 lane, the vector operand b taken as |b| (u8) and the
+// broadcast one a as a * sign(b) (s8, vpsignb):
+// _mm256_maddubs_epi16 adds two products |b| * (a * sign(b)) = a * b into int16, which cannot
+// saturate since |a|, |b| <= 127 (2 * 127 * 127 = 32,258), then _mm256_madd_epi16 by ones
 // adds the pairs into int32. 32 products per four instructions on 8-bit operands: in the
 // kernel, 1.09-1.22x faster than the int16 pairs of _mm256_madd_epi16 it replaces (16
 // products per two instructions on twice the operand bytes; docs/performance.md). Calls where
@@ -28,8 +29,9 @@ namespace cvm::opt::nn {
 namespace {
 
 // The nn_tile.h traits. A (broadcast) and B (vector) are s8 quads, the data unshifted (no
-// compensation); vpsignb takes the data's sign into the weights, so the roles of the operands
-// follow the data: B in conv2d, A in dense.
+// compensation). Both sides are within [-127, 127], so the product is symmetric: |b| times
+// a * sign(b) for conv2d (B the data) and dense (B the weights) alike, which takes vpabsb once
+// per B vector and k-step, shared by the tile's rows.
 struct Avx2 : Avx2Vec {
   using BElem = uint8_t;
   static constexpr int kGroup = 4;
@@ -41,9 +43,7 @@ struct Avx2 : Avx2Vec {
 
   template <bool kConv>
   CVM_AVX2_OP static Vec mac(Vec acc, Vec b, Vec a) {
-    const Vec x = kConv ? b : a;
-    const Vec w = kConv ? a : b;
-    const Vec pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(x), _mm256_sign_epi8(w, x));
+    const Vec pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(b), _mm256_sign_epi8(a, b));
     return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
   }
 };

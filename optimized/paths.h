@@ -70,7 +70,7 @@ enum class On {
   X(kReduceInner, "reduce.inner_reduced", kAny, "sum,max", "the innermost axis reduced")        \
   X(kReduceOuter, "reduce.inner_kept", kAny, "sum,max", "the innermost axis kept (row adds)")   \
   X(kConvGemmAvx2, "conv2d.gemm.avx2", kAvx2, "conv2d",                                       \
-    "implicit GEMM on AVX2, vpsignb + vpmaddubsw: |x| x sign(w, x) (both of precision 8)")      \
+    "implicit GEMM on AVX2, vpsignb + vpmaddubsw on s8 (data and weights of precision 8)")      \
   X(kConvGemmAvx2U8Data, "conv2d.gemm.avx2_u8.data7", kAvx2, "conv2d",                          \
     "implicit GEMM on AVX2, vpmaddubsw: data of precision <= 7 stored x + 64")                  \
   X(kConvGemmAvx2U8Weights, "conv2d.gemm.avx2_u8.weights7", kAvx2, "conv2d",                    \
@@ -103,7 +103,7 @@ enum class On {
   X(kConvPackTransposed, "conv2d.gemm.pack_transposed", kAvx2Pass, "conv2d",                    \
     "AVX2-class weight packing of a 4-row panel with 8 or more taps: 8 taps transposed at once") \
   X(kDenseGemmAvx2, "dense.gemm.avx2", kAvx2, "dense",                                         \
-    "packed GEMM on AVX2, vpsignb + vpmaddubsw: |x| x sign(w, x) (both of precision 8)")        \
+    "packed GEMM on AVX2, vpsignb + vpmaddubsw on s8 (data and weights of precision 8)")        \
   X(kDenseGemmAvx2U8Data, "dense.gemm.avx2_u8.data7", kAvx2, "dense",                           \
     "packed GEMM on AVX2, vpmaddubsw: data of precision <= 7 stored x + 64")                    \
   X(kDenseGemmAvx2U8Weights, "dense.gemm.avx2_u8.weights7", kAvx2, "dense",                     \
