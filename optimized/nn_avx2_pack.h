@@ -1,5 +1,5 @@
-// conv2d's weight packing for the AVX2-class tables (8-bit quads: nn_isa_avx2.cc,
-// nn_isa_avx2_u8.cc and nn_isa_avxvnni.cc, the twin included): the layout of pack_w_generic
+// conv2d's weight packing for the AVX2-class tables (8-bit quads: nn_isa_avx2.cc
+// and nn_isa_avxvnni.cc, the twin included): the layout of pack_w_generic
 // (nn_generic.h), built for full panels of four rows eight taps at a time. A row's eight taps
 // of a channel group are G contiguous runs of eight values (one per channel), merged into eight
 // words in a vector; the four rows' vectors are then transposed so that each tap's four words,

@@ -1,6 +1,6 @@
 // The 256-bit int32 vector operations that every AVX2-class nn traits struct shares (nn_tile.h's
-// traits in nn_isa_avx2.cc, nn_isa_avx2_u8.cc and nn_isa_avxvnni.cc, the twin included): each
-// of those files derives its traits from Avx2Vec and adds only its element layout and its
+// traits in nn_isa_avx2.cc and nn_isa_avxvnni.cc, the twin included): each of those
+// files derives its traits from Avx2Vec and adds only its element layout and its
 // multiply-accumulate. The functions carry AVX2's target attribute, a subset of every including
 // file's, so they inline into its kernels; under the emulated twin (isa_twin.h) they have none.
 // Everything is in an unnamed namespace: each translation unit compiles its own copy.

@@ -18,14 +18,14 @@
 // non-saturating form) and every other step here add and subtract modulo 2^32 (SIMD lanes, or
 // uint32 in scalar code), so the final value is exact modulo 2^32; being the true result, which
 // fits int32 (above), it is exact.
-// The AVX2 vpmaddubsw tables (nn_isa_avx2_u8.cc) also store the data as u8, x + s, and add
+// The AVX2 vpmaddubsw tables (nn_isa_avx2.cc) also store the data as u8, x + s, and add
 // pairs of u8 x s8 products with int16 saturation, then the pairs into int32 (vpmaddwd by ones).
 // A pair cannot saturate when one side has precision <= 7: data |x| <= 63 stored x + 64 in
 // [1, 127] with |w| <= 127 gives 2 * 127 * 127 = 32,258; |w| <= 63 with x + 128 in [1, 255]
 // gives 2 * 255 * 63 = 32,130; both <= 32,767. The dispatch (active_nn_isa(p_data, p_weight))
 // takes them only then; with garbage values (checked after packing) a pair saturates, which is
 // defined, and the call raises the value check's error anyway. The AVX2 table of the other
-// calls (both sides of precision 8, nn_isa_avx2.cc) stores the data as it is (s8) and multiplies
+// calls (both sides of precision 8, the same file) stores the data as it is (s8) and multiplies
 // one side's absolute value (u8) by the other side times the first's sign (s8, vpsignb): a pair
 // is at most 2 * 127 * 127 = 32,258 in magnitude. With garbage (a value of -128) a product may
 // be wrong, never undefined, and the value check raises its error. No other instruction

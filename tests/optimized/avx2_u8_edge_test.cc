@@ -1,5 +1,5 @@
-// The AVX2 kernels chosen by precision (nn_isa_avx2_u8.cc: vpmaddubsw where the data or the
-// weights have at most 7 bits; nn_isa_avx2.cc's |x| x sign(w, x) for 8 x 8; the gemv of one or
+// The AVX2 kernels chosen by precision (nn_isa_avx2.cc: vpmaddubsw where the data or the
+// weights have at most 7 bits, |x| x sign(w, x) for 8 x 8; the gemv of one or
 // two rows) at the saturation edge of vpmaddubsw's int16 pair sums: every value +-alpha, where a
 // data of precision 7 (stored x + 64 = 127) times weights +-127 gives pair sums of +-32,258,
 // data of precision 8 (x + 128 = 255) times weights +-63 gives +-32,130, and 8 x 8 bits

@@ -15,10 +15,10 @@ import re
 FILE_PATHS = {
     "optimized/nn_isa_vnni.cc": ["conv2d.gemm.vnni", "dense.gemm.vnni"],
     "optimized/nn_isa_avxvnni.cc": ["conv2d.gemm.avxvnni", "dense.gemm.avxvnni"],
-    "optimized/nn_isa_avx2.cc": ["conv2d.gemm.avx2", "dense.gemm.avx2"],
+    "optimized/nn_isa_avx2.cc": ["conv2d.gemm.avx2", "conv2d.gemm.avx2_u8.data7",
+                                 "conv2d.gemm.avx2_u8.weights7", "dense.gemm.avx2",
+                                 "dense.gemm.avx2_u8.data7", "dense.gemm.avx2_u8.weights7"],
     "optimized/nn_isa_neon_dot.cc": ["conv2d.gemm.neon_dotprod", "dense.gemm.neon_dotprod"],
-    "optimized/nn_isa_avx2_u8.cc": ["conv2d.gemm.avx2_u8.data7", "conv2d.gemm.avx2_u8.weights7",
-                                    "dense.gemm.avx2_u8.data7", "dense.gemm.avx2_u8.weights7"],
     "optimized/nn_gemv_avx2.cc": ["dense.gemv.avx2"],
     "optimized/nn_isa_portable.cc": ["dense.direct", "conv2d.direct"],
     "optimized/nn_tile.h": ["conv2d.gemm.avx2", "conv2d.gemm.avxvnni", "conv2d.gemm.vnni",
