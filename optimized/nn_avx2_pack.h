@@ -1,12 +1,13 @@
-// conv2d's weight packing for the AVX2-class tables (8-bit quads: nn_isa_avx2.cc
-// and nn_isa_avxvnni.cc, the twin included): the layout of pack_w_generic
+// conv2d's packing for the AVX2-class tables (8-bit quads: nn_isa_avx2.cc and
+// nn_isa_avxvnni.cc, the twin included). The weights: the layout of pack_w_generic
 // (nn_generic.h), built for full panels of four rows eight taps at a time. A row's eight taps
 // of a channel group are G contiguous runs of eight values (one per channel), merged into eight
 // words in a vector; the four rows' vectors are then transposed so that each tap's four words,
 // contiguous in the panel, leave in one 16-byte store. Word by word, C256_14x14's 590K weights
 // took 2.3-2.5 times as long in cache and 1.5-1.6 times cold (a standalone copy of both,
-// alternating; docs/performance.md). Internal to the AVX2-class kernel files, which define
-// CVM_NN_TARGET (everything here is in an unnamed namespace).
+// alternating; docs/performance.md). The data: fill_row_generic's phase-plane rows, 16 pixels
+// of the four channels at a time, for width strides 1 and 2. Internal to the AVX2-class kernel
+// files, which define CVM_NN_TARGET (everything here is in an unnamed namespace).
 #pragma once
 
 #include "optimized/nn_avx2_vec.h"  // first: the twin's SIMDe must precede any <immintrin.h>
@@ -97,6 +98,63 @@ CVM_NN_TARGET void pack_w_avx2(const T* w, int64_t rows, int64_t icg, int64_t ta
       }
     }
   }
+}
+
+// 16 values at p, width stride 1 or 2, as their low bytes (fill_row_generic's modular cast):
+// masked to 8 bits, the unsigned packs cannot saturate.
+CVM_AVX2_VEC_OP inline __m128i low_bytes16(const int32_t* p, int64_t stride) {
+  __m256i a = load_taps(p), b = load_taps(p + 8);
+  if (stride == 2) {
+    const __m256i even_first = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i c = load_taps(p + 16), d = load_taps(p + 24);
+    a = _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(a, even_first),
+                                  _mm256_permutevar8x32_epi32(b, even_first), 0x20);
+    b = _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(c, even_first),
+                                  _mm256_permutevar8x32_epi32(d, even_first), 0x20);
+  }
+  const __m256i byte = _mm256_set1_epi32(0xFF);
+  // packus works within 128-bit halves: values 0-3, 8-11, 4-7, 12-15; the permute restores them.
+  const __m256i words = _mm256_permute4x64_epi64(
+      _mm256_packus_epi32(_mm256_and_si256(a, byte), _mm256_and_si256(b, byte)), 0xD8);
+  return _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
+}
+CVM_AVX2_VEC_OP inline __m128i low_bytes16(const int8_t* p, int64_t stride) {
+  if (stride == 1) return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m256i even = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+                                        _mm256_set1_epi16(0xFF));
+  return _mm_packus_epi16(_mm256_castsi256_si128(even), _mm256_extracti128_si256(even, 1));
+}
+
+// fill_row_generic's contract (FillRowFn) for u8 quads stored x + kAdd (0: s8 as it is): 16
+// pixels x 4 channels per step (a missing channel reads 0), interleaved into 64 bytes. Other
+// strides go value by value; perf put the value-by-value fill at 5-8% of conv2d C64_56x56's
+// time on int32 data.
+template <typename T, int kAdd>
+CVM_NN_TARGET void fill_row_avx2(const T* const* src, int64_t stride, int64_t first,
+                                 int64_t width, int64_t count, void* dst_v) {
+  if (stride != 1 && stride != 2) {
+    fill_row_generic<T, uint8_t, 4, true, kAdd>(src, stride, first, width, count, dst_v);
+    return;
+  }
+  uint8_t* dst = static_cast<uint8_t*>(dst_v);
+  int64_t lo = 0, hi = 0;
+  inside_range(stride, first, width, count, lo, hi);
+  const __m128i add = _mm_set1_epi8(static_cast<char>(kAdd));
+  int64_t j = lo;
+  for (; j + 16 <= hi && first + stride * (j + 16) <= width; j += 16) {
+    const int64_t at = first + stride * j;
+    __m128i c[4];
+    for (int s = 0; s < 4; ++s) {
+      c[s] = src[s] ? low_bytes16(src[s] + at, stride) : _mm_setzero_si128();
+    }
+    const __m128i lo01 = _mm_unpacklo_epi8(c[0], c[1]), hi01 = _mm_unpackhi_epi8(c[0], c[1]);
+    const __m128i lo23 = _mm_unpacklo_epi8(c[2], c[3]), hi23 = _mm_unpackhi_epi8(c[2], c[3]);
+    const __m128i pixels[4] = {_mm_unpacklo_epi16(lo01, lo23), _mm_unpackhi_epi16(lo01, lo23),
+                               _mm_unpacklo_epi16(hi01, hi23), _mm_unpackhi_epi16(hi01, hi23)};
+    __m128i* out = reinterpret_cast<__m128i*>(dst + j * 4);
+    for (int q = 0; q < 4; ++q) _mm_storeu_si128(out + q, _mm_add_epi8(pixels[q], add));
+  }
+  fill_row_rest<T, 4, kAdd>(src, stride, first, lo, j, hi, count, dst);
 }
 
 }  // namespace

@@ -49,6 +49,24 @@ inline void fill_row_generic(const T* const* src, int64_t stride, int64_t first,
   }
 }
 
+// What a vectorized fill of u8 quads (x + kAdd) leaves to scalar code: the pad columns [0, lo)
+// and [hi, count), and the pixels [from, hi) after its last vector step; the bytes
+// fill_row_generic stores (modular, in uint32 so that no value can overflow).
+template <typename T, int G, int kAdd>
+inline void fill_row_rest(const T* const* src, int64_t stride, int64_t first, int64_t lo,
+                          int64_t from, int64_t hi, int64_t count, uint8_t* dst) {
+  constexpr auto kPad = static_cast<uint8_t>(kAdd);
+  for (int64_t j = 0; j < lo * G; ++j) dst[j] = kPad;
+  for (int64_t j = hi * G; j < count * G; ++j) dst[j] = kPad;
+  for (int64_t j = from; j < hi; ++j) {
+    for (int s = 0; s < G; ++s) {
+      const T* row = src[s];
+      dst[j * G + s] =
+          row ? static_cast<uint8_t>(static_cast<uint32_t>(row[first + j * stride]) + kAdd) : kPad;
+    }
+  }
+}
+
 // The sum (wrapping in uint32: the values are not validated yet) and the range of n contiguous
 // values, in a pass of their own, which the compiler vectorizes; fused into a packing loop that
 // scatters the values, GCC 12 compiled them into a store-forwarding stall per element (two

@@ -10,7 +10,7 @@
 //   127 (2 * 127 * 127 = 32,258). One instruction more; in the kernel 1.09-1.22x faster than
 //   the int16 pairs of _mm256_madd_epi16 it replaces (docs/performance.md).
 // The micro-kernel is nn_tile.h's skeleton over the traits below; packing is the generic code
-// compiled for AVX2 (conv2d's weights: nn_avx2_pack.h's transposition), the direct conv2d
+// compiled for AVX2 (conv2d's data rows and weights: nn_avx2_pack.h), the direct conv2d
 // nn_depthwise.h's kernel, dense of few rows nn_gemv_avx2.cc's. Used when CPUID reports AVX2 +
 // FMA but not AVX-512 VNNI, or CVMCHECK_ISA=avx2.
 #include <immintrin.h>
@@ -59,12 +59,6 @@ struct Avx2 : Avx2Vec {
   }
 };
 
-template <typename T, int kAdd>
-CVM_NN_FLAT void fill_row(const T* const* src, int64_t stride, int64_t first, int64_t width,
-                          int64_t count, void* dst) {
-  fill_row_generic<T, uint8_t, 4, true, kAdd>(src, stride, first, width, count, dst);
-}
-
 // kAdd 0: the weights (or 8-bit data) as they are (s8); else the dense data, stored x + kAdd.
 template <typename T, int kAdd>
 CVM_NN_FLAT void pack_b(const T* w, int64_t ld, int64_t units, int64_t valid, int64_t kc,
@@ -86,8 +80,8 @@ CVM_NN_FLAT void value_range(const T* data, int64_t n, int32_t* range) {
 template <int kAdd>
 NnIsa table() {
   NnIsa i = base_table<Avx2<kAdd>>(Isa::kAvx2);
-  i.fill_row_i8 = fill_row<int8_t, kAdd>;
-  i.fill_row_i32 = fill_row<int32_t, kAdd>;
+  i.fill_row_i8 = fill_row_avx2<int8_t, kAdd>;
+  i.fill_row_i32 = fill_row_avx2<int32_t, kAdd>;
   i.pack_b_i8 = pack_b<int8_t, 0>;
   i.pack_b_i32 = pack_b<int32_t, 0>;
   i.pack_a_i8 = pack_b<int8_t, kAdd>;

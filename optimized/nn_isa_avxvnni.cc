@@ -3,9 +3,9 @@
 // 4 k-values per int32 lane, 8 lanes. The arithmetic is the AVX-512 VNNI path's (shifted data,
 // x + 128, compensated by 128 * sum(w): nn_gemm.h) at half its width; the micro-kernel is
 // nn_tile.h's skeleton over the traits below (on nn_avx2_vec.h's vector operations), packing the
-// generic code compiled for this target (conv2d's weights: nn_avx2_pack.h), the direct conv2d
-// nn_depthwise.h's AVX2 kernel. Compiled a second time against SIMDe as its emulated twin
-// (nn_isa_avxvnni_simde.cc, optimized/isa_twin.h).
+// generic code compiled for this target (conv2d's data rows and weights: nn_avx2_pack.h), the
+// direct conv2d nn_depthwise.h's AVX2 kernel. Compiled a second time against SIMDe as its
+// emulated twin (nn_isa_avxvnni_simde.cc, optimized/isa_twin.h).
 #include "optimized/isa_twin.h"  // first: the twin's SIMDe must precede any <immintrin.h>
 
 #define CVM_AVXVNNI CVM_ISA_TARGET("avx2,fma,avxvnni")
@@ -51,12 +51,6 @@ struct AvxVnniT : Avx2Vec {
   }
 };
 
-template <typename T>
-CVM_NN_FLAT void fill_row(const T* const* src, int64_t stride, int64_t first, int64_t width,
-                          int64_t count, void* dst) {
-  fill_row_generic<T, uint8_t, 4, true>(src, stride, first, width, count, dst);
-}
-
 template <typename T, bool kFlip>
 CVM_NN_FLAT void pack_b(const T* w, int64_t ld, int64_t units, int64_t valid, int64_t kc,
                         int64_t nr, void* dst, int32_t* colsum, int32_t* range) {
@@ -77,8 +71,8 @@ CVM_NN_FLAT void value_range(const T* data, int64_t n, int32_t* range) {
 template <int kFault>
 NnIsa table() {
   NnIsa i = base_table<AvxVnniT<kFault>>(Isa::kAvxVnni);
-  i.fill_row_i8 = fill_row<int8_t>;
-  i.fill_row_i32 = fill_row<int32_t>;
+  i.fill_row_i8 = fill_row_avx2<int8_t, 128>;  // the data stored x + 128
+  i.fill_row_i32 = fill_row_avx2<int32_t, 128>;
   i.pack_b_i8 = pack_b<int8_t, false>;
   i.pack_b_i32 = pack_b<int32_t, false>;
   i.pack_a_i8 = pack_b<int8_t, true>;  // the dense data, stored x + 128

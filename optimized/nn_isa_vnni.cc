@@ -110,14 +110,7 @@ CVM_VNNI_FLAT void fill_row(const T* const* src, int64_t stride, int64_t first, 
     _mm_storeu_si128(out + 2, _mm_xor_si128(_mm_unpacklo_epi16(hi01, hi23), flip));
     _mm_storeu_si128(out + 3, _mm_xor_si128(_mm_unpackhi_epi16(hi01, hi23), flip));
   }
-  // Pad columns and the remainder, as the generic code does.
-  for (int64_t i = 0; i < lo * 4; ++i) dst[i] = 128;
-  for (int64_t i = hi * 4; i < count * 4; ++i) dst[i] = 128;
-  for (; j < hi; ++j) {
-    for (int s = 0; s < 4; ++s) {
-      dst[j * 4 + s] = src[s] ? static_cast<uint8_t>(src[s][first + j * stride] + 128) : 128;
-    }
-  }
+  fill_row_rest<T, 4, 128>(src, stride, first, lo, j, hi, count, dst);
 }
 
 // 16 values at p as 16 int32 lanes (for the row sums).

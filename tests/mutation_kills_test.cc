@@ -188,7 +188,7 @@ void expect_each_bad_position_rejected(const std::string& op, const nlohmann::js
 
 // Depths 20 and 37 (one or two full 16-value steps, then a tail), 6 and 9 rows and units (a 4-row
 // block, then 1 to 3 rows).
-// Kills optimized/nn_isa_vnni.cc:227:drop_clamp:0 (and the other dropped range updates of the
+// Kills optimized/nn_isa_vnni.cc:220:drop_clamp:0 (and the other dropped range updates of the
 // packing, see docs/mutation.md).
 TEST(MutationKillsDense, OutOfRangeValueAnywhereInXOrWIsALogicError) {
   uint32_t seed = 100;

@@ -1,10 +1,11 @@
-// conv2d's weight packing on the AVX2-class tables (optimized/nn_avx2_pack.h): full 4-row panels
-// transposed eight taps at a time; the taps past the last block of eight, a last channel group
-// short of G, panels of fewer rows and kernels of fewer than eight taps word by word. Each edge
-// on both sides, through every AVX2-class table (s8 quads for precision 8 x 8, u8 quads where
-// a side has precision 7, AVX-VNNI natively or as its twin), int8 and int32 weights, all
-// distinct enough that a weight moved to another row, tap or channel changes the output: bit
-// for bit against the reference.
+// conv2d's packing on the AVX2-class tables (optimized/nn_avx2_pack.h). The weights: full
+// 4-row panels transposed eight taps at a time; the taps past the last block of eight, a last
+// channel group short of G, panels of fewer rows and kernels of fewer than eight taps word by
+// word. The data rows: 16 pixels at a time, the rest value by value. Each edge on both sides,
+// through every AVX2-class table (s8 quads for precision 8 x 8, u8 quads where a side has
+// precision 7, AVX-VNNI natively or as its twin), int8 and int32 tensors, all distinct enough
+// that a value moved to another row, tap, pixel or channel changes the output: bit for bit
+// against the reference.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,24 @@ std::vector<std::string> avx2_class_backends() {
     }
   }
   return names;
+}
+
+// conv2d on each backend against the reference, bit for bit; the calls compared.
+int64_t expect_reference_outputs(const std::vector<std::string>& backends,
+                                 const nlohmann::json& attrs, const std::vector<Tensor>& in,
+                                 const std::string& what) {
+  const Outcome want = run_op_outcome(registry(), "reference", "conv2d", attrs, in);
+  EXPECT_EQ(want.kind, OutcomeKind::kOk) << what << ": " << testing::describe(want);
+  if (want.kind != OutcomeKind::kOk) return 0;
+  int64_t calls = 0;
+  for (const std::string& backend : backends) {
+    const Outcome got = run_op_outcome(registry(), backend, "conv2d", attrs, in);
+    EXPECT_EQ(got.kind, OutcomeKind::kOk) << backend << ", " << what;
+    if (got.kind != OutcomeKind::kOk || got.outputs.size() != 1) continue;
+    EXPECT_TRUE(got.outputs[0].identical(want.outputs[0])) << backend << ", " << what;
+    ++calls;
+  }
+  return calls;
 }
 
 struct Geometry {
@@ -81,14 +100,43 @@ TEST(Avx2ClassWeightPacking, EveryPanelAndTapEdgeMatchesTheReference) {
             random_tensor({g.channels, g.in_channels, g.kernel_h, g.kernel_w}, p_weight, t, rng)};
         const std::string what = g.name() + ", precisions " + std::to_string(p_data) + " x " +
                                  std::to_string(p_weight) + (t == DType::kInt8 ? ", int8" : "");
-        const Outcome want = run_op_outcome(registry(), "reference", "conv2d", attrs, in);
-        ASSERT_EQ(want.kind, OutcomeKind::kOk) << what << ": " << testing::describe(want);
-        for (const std::string& backend : backends) {
-          const Outcome got = run_op_outcome(registry(), backend, "conv2d", attrs, in);
-          ASSERT_EQ(got.kind, OutcomeKind::kOk) << backend << ", " << what;
-          ASSERT_EQ(got.outputs.size(), 1u);
-          EXPECT_TRUE(got.outputs[0].identical(want.outputs[0])) << backend << ", " << what;
-          ++calls;
+        calls += expect_reference_outputs(backends, attrs, in, what);
+      }
+    }
+  }
+  EXPECT_GT(calls, 0);
+}
+
+// The data rows (nn_avx2_pack.h's fill_row_avx2): 16 pixels at a time for width strides 1 and
+// 2, the others value by value. Widths around one and two steps, left padding before the
+// first step, strides 1-3, channel groups full and short of 4 (a missing channel), so that
+// a pixel or channel moved, dropped or left unshifted changes the output.
+TEST(Avx2ClassRowFill, EveryStepAndPaddingEdgeMatchesTheReference) {
+  const std::vector<std::string> backends = avx2_class_backends();
+  if (backends.empty()) GTEST_SKIP() << "this binary holds no AVX2-class ISA";
+  std::mt19937 rng(20261130);
+  int64_t calls = 0;
+  for (int64_t width : {15, 16, 17, 31, 33, 40, 70}) {
+    for (int64_t stride : {1, 2, 3}) {
+      for (int64_t pad : {0, 1, 3}) {
+        for (int64_t ic : {3, 4, 6}) {
+          const nlohmann::json attrs = {
+              {"channels", "4"}, {"kernel_size", "(2, 3)"},
+              {"strides", "(1, " + std::to_string(stride) + ")"},
+              {"padding", "(1, " + std::to_string(pad) + ")"}, {"use_bias", "false"}};
+          for (const auto& [p_data, p_weight] : {std::pair{8, 8}, {7, 8}, {8, 7}}) {
+            for (DType t : {DType::kInt8, DType::kInt32}) {
+              const std::vector<Tensor> in = {
+                  random_tensor({1, ic, 3, width}, p_data, t, rng),
+                  random_tensor({4, ic, 2, 3}, p_weight, t, rng)};
+              const std::string what =
+                  "width " + std::to_string(width) + ", stride " + std::to_string(stride) +
+                  ", pad " + std::to_string(pad) + ", " + std::to_string(ic) +
+                  " channels, precisions " + std::to_string(p_data) + " x " +
+                  std::to_string(p_weight) + (t == DType::kInt8 ? ", int8" : "");
+              calls += expect_reference_outputs(backends, attrs, in, what);
+            }
+          }
         }
       }
     }
