@@ -30,6 +30,14 @@ Tensor random_tensor(const Shape& shape, int p, DType dtype, std::mt19937& rng) 
   return Tensor::from_values(shape, v, p, dtype);
 }
 
+void put(Tensor& t, int64_t i, int32_t v) {
+  if (t.dtype() == DType::kInt8) {
+    t.i8()[i] = static_cast<int8_t>(v);
+  } else {
+    t.i32()[i] = v;
+  }
+}
+
 // The AVX2-class ISA variants this machine runs (natively or as twins), by backend name.
 std::vector<std::string> avx2_class_backends() {
   std::vector<std::string> names;
@@ -142,6 +150,40 @@ TEST(Avx2ClassRowFill, EveryStepAndPaddingEdgeMatchesTheReference) {
     }
   }
   EXPECT_GT(calls, 0);
+}
+
+// The value checks around the packing (the data's in a pass of its own, the weights' in the
+// packing): a value past the precision in the data's last row or in the weights raises the
+// value rule naming that input, and with both the data (input 0), as the reference checks them.
+TEST(Avx2ClassRowFill, TheValueCheckNamesTheDataBeforeTheWeights) {
+  std::vector<std::string> backends = avx2_class_backends();
+  backends.push_back("optimized");
+  const nlohmann::json attrs = {
+      {"channels", "4"}, {"kernel_size", "(3, 3)"}, {"padding", "(1, 1)"}, {"use_bias", "false"}};
+  std::mt19937 rng(20261131);
+  for (int64_t batch : {1, 2}) {
+    for (DType t : {DType::kInt8, DType::kInt32}) {
+      for (const auto& [bad_data, bad_weights] :
+           {std::pair{true, false}, {false, true}, {true, true}}) {
+        std::vector<Tensor> in = {random_tensor({batch, 5, 6, 20}, 7, t, rng),
+                                  random_tensor({4, 5, 3, 3}, 7, t, rng)};
+        if (bad_data) put(in[0], in[0].size() - 1, 64);  // alpha(7) = 63
+        if (bad_weights) put(in[1], 3, -64);
+        const std::string want_input = bad_data ? "input 0:" : "input 1:";
+        const std::string what = "batch " + std::to_string(batch) + (bad_data ? ", data" : "") +
+                                 (bad_weights ? ", weights" : "") +
+                                 (t == DType::kInt8 ? ", int8" : "");
+        const Outcome want = run_op_outcome(registry(), "reference", "conv2d", attrs, in);
+        ASSERT_EQ(want.rule, "global.value_range") << what;
+        for (const std::string& backend : backends) {
+          const Outcome got = run_op_outcome(registry(), backend, "conv2d", attrs, in);
+          EXPECT_EQ(got.rule, want.rule) << backend << ", " << what;
+          EXPECT_NE(got.message.find(want_input), std::string::npos)
+              << backend << ", " << what << ": " << got.message;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
