@@ -6,8 +6,9 @@
 // contiguous in the panel, leave in one 16-byte store. Word by word, C256_14x14's 590K weights
 // took 2.3-2.5 times as long in cache and 1.5-1.6 times cold (a standalone copy of both,
 // alternating; docs/performance.md). The data: fill_row_generic's phase-plane rows, 16 pixels
-// of the four channels at a time, for width strides 1 and 2. Internal to the AVX2-class kernel
-// files, which define CVM_NN_TARGET (everything here is in an unnamed namespace).
+// of the four channels at a time, for width strides 1 and 2. With them, the table fields every
+// AVX2-class table fills alike. Internal to the AVX2-class kernel files, which define
+// CVM_NN_TARGET and CVM_NN_FLAT (everything here is in an unnamed namespace).
 #pragma once
 
 #include "optimized/nn_avx2_vec.h"  // first: the twin's SIMDe must precede any <immintrin.h>
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "optimized/nn_depthwise.h"
 #include "optimized/nn_generic.h"
 #include "optimized/paths.h"
 
@@ -169,6 +171,31 @@ CVM_NN_TARGET void fill_row_avx2(const T* const* src, int64_t stride, int64_t fi
     j = hi;
   }
   fill_row_rest<T, 4, kAdd>(src, stride, first, lo, j, hi, count, dst);
+}
+
+template <typename T>
+CVM_NN_FLAT void pack_w_panels(const T* w, int64_t rows, int64_t icg, int64_t taps, void* dst,
+                               int32_t* row_sum, int32_t* range) {
+  pack_w_avx2<T, uint8_t, 4>(w, rows, icg, taps, dst, row_sum, range);
+}
+
+template <typename T>
+CVM_NN_FLAT void value_range(const T* data, int64_t n, int32_t* range) {
+  range_generic<T>(data, n, range);
+}
+
+// The fields every AVX2-class table fills alike: conv2d's data rows (stored x + kAdd) and weight
+// panels, the value ranges and the depthwise kernel.
+template <int kAdd>
+void set_avx2_class_fields(NnIsa& i) {
+  i.fill_row_i8 = fill_row_avx2<int8_t, kAdd>;
+  i.fill_row_i32 = fill_row_avx2<int32_t, kAdd>;
+  i.pack_w_i8 = pack_w_panels<int8_t>;
+  i.pack_w_i32 = pack_w_panels<int32_t>;
+  i.range_i8 = value_range<int8_t>;
+  i.range_i32 = value_range<int32_t>;
+  i.direct_i8 = direct_depthwise<Avx2Vec, int8_t, path::kConvDepthwiseAvx2>;
+  i.direct_i32 = direct_depthwise<Avx2Vec, int32_t, path::kConvDepthwiseAvx2>;
 }
 
 }  // namespace

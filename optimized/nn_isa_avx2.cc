@@ -66,32 +66,14 @@ CVM_NN_FLAT void pack_b(const T* w, int64_t ld, int64_t units, int64_t valid, in
   pack_b_generic<T, uint8_t, 4, false, kAdd>(w, ld, units, valid, kc, nr, dst, colsum, range);
 }
 
-template <typename T>
-CVM_NN_FLAT void pack_w(const T* w, int64_t rows, int64_t icg, int64_t taps, void* dst,
-                        int32_t* row_sum, int32_t* range) {
-  pack_w_avx2<T, uint8_t, 4>(w, rows, icg, taps, dst, row_sum, range);
-}
-
-template <typename T>
-CVM_NN_FLAT void value_range(const T* data, int64_t n, int32_t* range) {
-  range_generic<T>(data, n, range);
-}
-
 template <int kAdd>
 NnIsa table() {
   NnIsa i = base_table<Avx2<kAdd>>(Isa::kAvx2);
-  i.fill_row_i8 = fill_row_avx2<int8_t, kAdd>;
-  i.fill_row_i32 = fill_row_avx2<int32_t, kAdd>;
+  set_avx2_class_fields<kAdd>(i);
   i.pack_b_i8 = pack_b<int8_t, 0>;
   i.pack_b_i32 = pack_b<int32_t, 0>;
   i.pack_a_i8 = pack_b<int8_t, kAdd>;
   i.pack_a_i32 = pack_b<int32_t, kAdd>;
-  i.pack_w_i8 = pack_w<int8_t>;
-  i.pack_w_i32 = pack_w<int32_t>;
-  i.range_i8 = value_range<int8_t>;
-  i.range_i32 = value_range<int32_t>;
-  i.direct_i8 = direct_depthwise<Avx2Vec, int8_t, path::kConvDepthwiseAvx2>;
-  i.direct_i32 = direct_depthwise<Avx2Vec, int32_t, path::kConvDepthwiseAvx2>;
   i.gemv_i8 = avx2_gemv_i8;  // int16 pairs: exact at every precision
   i.gemv_i32 = avx2_gemv_i32;
   return i;
