@@ -170,7 +170,7 @@ CVM_NN_TARGET void fill_row_avx2(const T* const* src, int64_t stride, int64_t fi
     fill_step16(src, stride, first + stride * (hi - 16), add, dst + (hi - 16) * 4);
     j = hi;
   }
-  fill_row_rest<T, 4, kAdd>(src, stride, first, lo, j, hi, count, dst);
+  fill_row_generic<T, uint8_t, 4, true, kAdd>(src, stride, first, width, count, dst, j);
 }
 
 template <typename T>

@@ -23,46 +23,32 @@ inline void inside_range(int64_t stride, int64_t first, int64_t width, int64_t c
   hi = std::clamp(hi, lo, count);
 }
 
-// E: packed element (uint8_t with kShift: x + kAdd; int16_t otherwise), G per pixel.
+// E: packed element (uint8_t with kShift: x + kAdd; int16_t otherwise), G per pixel. The values
+// are not validated yet, so the shift is added in uint32 and the cast is modular. A vectorized
+// fill passes `from`: the pixels in [0, from) inside the image are its own, stored already.
 template <typename T, typename E, int G, bool kShift, int kAdd = 128>
 inline void fill_row_generic(const T* const* src, int64_t stride, int64_t first, int64_t width,
-                             int64_t count, void* dst_v) {
+                             int64_t count, void* dst_v, int64_t from = 0) {
   E* dst = static_cast<E*>(dst_v);
-  constexpr E kPad = static_cast<E>(kShift ? kAdd : 0);
+  constexpr uint32_t kShiftBy = kShift ? kAdd : 0;
+  constexpr E kPad = static_cast<E>(kShiftBy);
   int64_t lo = 0, hi = 0;
   inside_range(stride, first, width, count, lo, hi);
   for (int64_t j = 0; j < lo * G; ++j) dst[j] = kPad;
   for (int64_t j = hi * G; j < count * G; ++j) dst[j] = kPad;
+  const int64_t start = std::max(lo, from);
   for (int s = 0; s < G; ++s) {
     const T* row = src[s];
     if (row == nullptr) {
-      for (int64_t j = lo; j < hi; ++j) dst[j * G + s] = kPad;
+      for (int64_t j = start; j < hi; ++j) dst[j * G + s] = kPad;
     } else if (stride == 1) {
-      for (int64_t j = lo; j < hi; ++j) {
-        dst[j * G + s] = static_cast<E>(row[first + j] + (kShift ? kAdd : 0));
+      for (int64_t j = start; j < hi; ++j) {
+        dst[j * G + s] = static_cast<E>(static_cast<uint32_t>(row[first + j]) + kShiftBy);
       }
     } else {
-      for (int64_t j = lo; j < hi; ++j) {
-        dst[j * G + s] = static_cast<E>(row[first + j * stride] + (kShift ? kAdd : 0));
+      for (int64_t j = start; j < hi; ++j) {
+        dst[j * G + s] = static_cast<E>(static_cast<uint32_t>(row[first + j * stride]) + kShiftBy);
       }
-    }
-  }
-}
-
-// What a vectorized fill of u8 quads (x + kAdd) leaves to scalar code: the pad columns [0, lo)
-// and [hi, count), and the pixels [from, hi) after its last vector step; the bytes
-// fill_row_generic stores (modular, in uint32 so that no value can overflow).
-template <typename T, int G, int kAdd>
-inline void fill_row_rest(const T* const* src, int64_t stride, int64_t first, int64_t lo,
-                          int64_t from, int64_t hi, int64_t count, uint8_t* dst) {
-  constexpr auto kPad = static_cast<uint8_t>(kAdd);
-  for (int64_t j = 0; j < lo * G; ++j) dst[j] = kPad;
-  for (int64_t j = hi * G; j < count * G; ++j) dst[j] = kPad;
-  for (int64_t j = from; j < hi; ++j) {
-    for (int s = 0; s < G; ++s) {
-      const T* row = src[s];
-      dst[j * G + s] =
-          row ? static_cast<uint8_t>(static_cast<uint32_t>(row[first + j * stride]) + kAdd) : kPad;
     }
   }
 }

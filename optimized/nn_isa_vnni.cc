@@ -110,7 +110,7 @@ CVM_VNNI_FLAT void fill_row(const T* const* src, int64_t stride, int64_t first, 
     _mm_storeu_si128(out + 2, _mm_xor_si128(_mm_unpacklo_epi16(hi01, hi23), flip));
     _mm_storeu_si128(out + 3, _mm_xor_si128(_mm_unpackhi_epi16(hi01, hi23), flip));
   }
-  fill_row_rest<T, 4, 128>(src, stride, first, lo, j, hi, count, dst);
+  fill_row_generic<T, uint8_t, 4, true>(src, stride, first, width, count, dst, j);
 }
 
 // 16 values at p as 16 int32 lanes (for the row sums).
