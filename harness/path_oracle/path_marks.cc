@@ -1,6 +1,7 @@
 #include "harness/path_oracle/path_marks.h"
 
 #include <algorithm>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 namespace cvm::path_oracle {
@@ -64,9 +65,16 @@ void check_declared(const Backend& b, const std::vector<std::string>& reported,
 void check_marks(const Registry& r, const Backend& b, const std::string& path, const PathCall& c,
                  bool wanted, std::vector<std::string>& failures) {
   const std::string what = describe_call(c);
-  std::vector<Tensor> inputs;
-  for (const ExampleTensor& t : c.inputs) inputs.push_back(to_tensor(t));
-  const Outcome o = run_op_outcome(r, b.name, c.op, parse_attrs_json(c.attrs), inputs);
+  Outcome o;
+  try {
+    std::vector<Tensor> inputs;
+    for (const ExampleTensor& t : c.inputs) inputs.push_back(to_tensor(t));
+    o = run_op_outcome(r, b.name, c.op, parse_attrs_json(c.attrs), inputs);
+  } catch (const std::exception& e) {
+    // A row the tensor limits reject is a wrong row, never the end of the campaign.
+    failures.push_back(b.name + " " + what + ": the row's call cannot run (" + e.what() + ")");
+    return;
+  }
   if (o.kind != OutcomeKind::kOk) {
     failures.push_back(b.name + " " + what + ": not ok (" + o.message + ")");
     return;
@@ -76,6 +84,22 @@ void check_marks(const Registry& r, const Backend& b, const std::string& path, c
                        path + "; it reported " + list_text(o.paths));
   }
   check_declared(b, o.paths, what, failures);
+}
+
+// The row's call sized from the backend's thresholds; none when it reads one the backend does
+// not declare: for a built-in backend a failure (its table lacks a threshold its rows read), for
+// an external one a row not checked (a worker declares paths but no thresholds).
+std::optional<PathCall> sized_call(MakeCall make, const Backend& backend, MarkTally& tally) {
+  std::vector<std::string> missing;
+  const Sizes sizes(backend, missing);
+  PathCall call = make(sizes);
+  if (missing.empty()) return call;
+  if (backend.external) {
+    ++tally.unsized;
+  } else {
+    tally.failures.insert(tally.failures.end(), missing.begin(), missing.end());
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -126,7 +150,6 @@ MarkTally check_path_marks(const Registry& registry, const Backend& backend) {
     }
     return tally;
   }
-  const Sizes sizes(backend, tally.failures);
   for (const std::string& id : backend.paths) {
     const auto unreachable = backend.unreachable_paths.find(id);
     if (unreachable != backend.unreachable_paths.end()) {
@@ -138,10 +161,14 @@ MarkTally check_path_marks(const Registry& registry, const Backend& backend) {
     }
     bool must = false, must_not = false;
     for (const PathRow* row : rows_for(id, backend)) {
-      check_marks(registry, backend, id, row->must(sizes), true, tally.failures);
+      const std::optional<PathCall> wanted = sized_call(row->must, backend, tally);
+      if (!wanted) continue;
+      check_marks(registry, backend, id, *wanted, true, tally.failures);
       must = true;
       if (row->must_not == nullptr) continue;
-      check_marks(registry, backend, id, row->must_not(sizes), false, tally.failures);
+      const std::optional<PathCall> unwanted = sized_call(row->must_not, backend, tally);
+      if (!unwanted) continue;
+      check_marks(registry, backend, id, *unwanted, false, tally.failures);
       must_not = true;
     }
     tally.must += must ? 1 : 0;

@@ -76,6 +76,9 @@ const AbsentPath* absent_row(const std::string& path);
 // failure, one line each ("BACKEND CALL must report PATH; it reported [...]").
 struct MarkTally {
   int declared = 0, must = 0, must_not = 0, unreachable = 0;
+  // Rows not run on an external backend because they read a threshold it does not declare (the
+  // worker protocol carries paths, not thresholds): its rows of fixed sizes still run.
+  int unsized = 0;
   std::vector<std::string> failures;
 };
 // Runs every row of every path `backend` (of `registry`) declares (none when it is unavailable:
