@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proof that the fuzz smoke run can fail: for each planted-bug backend (harness/findings/planted.h) the
+# Proof that the fuzz smoke run can fail: for each planted-bug backend (harness/planted/planted.h) the
 # fuzz target of its operator's family, run with the bug registered (CVMCHECK_PLANTED), must
 # report a finding within its time budget. Passes when every planted bug is found.
 # Usage: ci/fuzz-planted.sh [SECONDS_PER_BUG]

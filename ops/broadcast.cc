@@ -14,7 +14,9 @@ ExampleTensor zeros8(Shape shape) {
   return T8(std::move(shape), std::vector<int32_t>(static_cast<size_t>(count), 0), 1);
 }
 
-OpInfo broadcast_op(const std::string& name) { return {name, "broadcast", {}, 2, 2, {}, {}}; }
+OpInfo broadcast_op(const std::string& name) {
+  return with_work({name, "broadcast", {}, 2, 2, {}, {}}, broadcast_work);
+}
 
 // Rule-breaking inputs every broadcast operator shares; each breaks one rule.
 std::vector<Example> broadcast_errors() {

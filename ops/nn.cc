@@ -418,8 +418,9 @@ OpInfo upsampling_record() {
 }  // namespace
 
 std::vector<OpInfo> nn_ops() {
-  return {conv2d_record(), dense_record(), relu_record(), max_pool2d_record(),
-          upsampling_record()};
+  return {with_work(conv2d_record(), conv2d_work), with_work(dense_record(), dense_work),
+          relu_record(), with_work(max_pool2d_record(), max_pool2d_work),
+          with_work(upsampling_record(), upsampling_work)};
 }
 
 }  // namespace cvm::ops

@@ -77,7 +77,7 @@ std::vector<OpInfo> reduce_ops() {
   };
   for (Example& e : reduce_errors()) max.examples.push_back(e);
 
-  return {sum, max};
+  return {with_work(sum, reduce_work), with_work(max, reduce_work)};
 }
 
 }  // namespace cvm::ops

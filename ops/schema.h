@@ -8,6 +8,7 @@
 
 #include "cvmcheck/op_list.h"
 #include "cvmcheck/registry.h"
+#include "work.h"
 
 namespace cvm::ops {
 
@@ -37,6 +38,12 @@ inline Example ok(std::string name, std::string attrs_json, std::vector<ExampleT
                   std::vector<ExampleTensor> outputs) {
   return {std::move(name), std::move(attrs_json), std::move(inputs), OutcomeKind::kOk,
           std::move(outputs)};
+}
+
+// `op` with its work estimate (OpInfo::extra_work, ops/work.h).
+inline OpInfo with_work(OpInfo op, OpInfo::ExtraWork work) {
+  op.extra_work = work;
+  return op;
 }
 
 // An input that breaks exactly one validity rule.

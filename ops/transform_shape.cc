@@ -362,8 +362,10 @@ OpInfo transpose_op() {
 }  // namespace
 
 std::vector<OpInfo> transform_shape_ops() {
-  return {repeat_op(),      tile_op(),    flatten_op(), concatenate_op(),
-          expand_dims_op(), reshape_op(), squeeze_op(), transpose_op()};
+  return {with_work(repeat_op(), repeat_work), with_work(tile_op(), tile_work),
+          flatten_op(),     concatenate_op(),
+          expand_dims_op(), reshape_op(),
+          squeeze_op(),     transpose_op()};
 }
 
 }  // namespace cvm::ops

@@ -267,7 +267,7 @@ std::vector<Example> nms_bad_examples() {
 std::vector<OpInfo> vision_ops() {
   OpInfo nms{"non_max_suppression", "vision", {}, 2, 2, nms_attrs(), nms_worked_examples()};
   for (Example& e : nms_bad_examples()) nms.examples.push_back(e);
-  return {get_valid_counts_op(), nms};
+  return {with_work(get_valid_counts_op(), box_pairs_work), with_work(nms, box_pairs_work)};
 }
 
 }  // namespace cvm::ops

@@ -53,6 +53,7 @@ Backend make_backend() {
     add(backend);
   }
   path::declare(backend, -1, false);
+  backend.threads = threads;  // the process's count (its variants fix their own)
   return backend;
 }
 

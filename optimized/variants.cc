@@ -111,7 +111,11 @@ std::vector<Backend> make_variant_backends(const Backend& optimized) {
   }
   // Three threads: an odd team, so chunked splits have an uneven last share; a threshold of 0
   // takes the threaded paths on the smallest calls.
-  variants.push_back(wrap(optimized, "optimized@3", Dispatch{-1, 3, 0}));
+  Backend team = wrap(optimized, "optimized@3", Dispatch{-1, 3, 0});
+  // A team on every call, however small, costs more than most calls' work: the campaign runs it
+  // on one call in four of any size.
+  team.variant_every = 4;
+  variants.push_back(std::move(team));
   return variants;
 }
 

@@ -5,7 +5,7 @@
 #include "cuda/plan.h"
 #include "cvmcheck/op_list.h"
 #include "harness/engine/call_descriptor.h"
-#include "harness/findings/planted.h"
+#include "harness/planted/planted.h"
 #include "ops/schema.h"
 #include "optimized/kernels.h"
 #include "reference/kernels.h"
@@ -48,10 +48,11 @@ Registry& registry() {
     add_built_in(std::move(device));
     for (Backend& variant : device_variants) add_built_in(std::move(variant));
     add_planted_from_env(r);  // test-only backends, opt-in
-    // Call descriptors record the thread count of the backend that takes it from the process:
-    // optimized (its variants fix their own: a team of two, optimized@3's three).
-    set_backend_threads_query([](const std::string& backend) {
-      return backend == "optimized" ? opt::threads() : 0;
+    // Call descriptors record the thread count of a backend that takes it from the process
+    // (Backend::threads).
+    set_backend_threads_query([&r](const std::string& name) {
+      const Backend* backend = r.find_backend(name);
+      return backend != nullptr && backend->threads ? backend->threads() : 0;
     });
     return r;
   }();

@@ -21,7 +21,7 @@
 #include "harness/campaign/campaign.h"
 #include "harness/campaign/campaign_report.h"
 #include "harness/gen/generators.h"
-#include "harness/findings/planted.h"
+#include "harness/planted/planted.h"
 #include "harness/engine/property.h"
 #include "harness/engine/verdict.h"
 #include "ops/schema.h"
@@ -440,7 +440,7 @@ TEST(RunCall, ACampaignFindingsDescriptorReplaysIt) {
   options.repro_root = root;
   const CampaignResult result = run_campaign(*r, options);
   ASSERT_EQ(result.findings.size(), 1u) << campaign_table(result);
-  const CampaignFinding& f = result.findings.front();
+  const Finding& f = result.findings.front();
   ASSERT_FALSE(f.descriptor.empty()) << f.descriptor_note;
   EXPECT_TRUE(printable_line(f.descriptor));
   EXPECT_NE(campaign_table(result, TableStyle::kFull).find("  call: '" + f.descriptor + "'"),
@@ -503,7 +503,7 @@ TEST(RunCall, RepeatedShrunkCallsAreSavedOnce) {
   ASSERT_FALSE(result.findings.empty());
   std::set<std::string> calls;
   int64_t dirs = 0, duplicates = 0;
-  for (const CampaignFinding& f : result.findings) {
+  for (const Finding& f : result.findings) {
     duplicates += f.duplicate_repros;
     for (const std::string& dir : f.repro_dirs) {
       const CaseSpec spec = read_case(dir);

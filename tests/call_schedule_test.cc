@@ -5,6 +5,7 @@
 
 #include "cvmcheck/errors.h"
 #include "harness/engine/call_cost.h"
+#include "ops/work.h"
 #include "harness/campaign/call_schedule.h"
 #include "harness/campaign/campaign.h"
 #include "harness/campaign/campaign_report.h"
@@ -44,13 +45,15 @@ TEST(CallCost, DenseBroadcastAndInvalidCalls) {
 }
 
 TEST(CallCost, AttributeProducts) {
-  EXPECT_EQ(attr_product(call_of("x", {}, {{"strides", "(2, 3)"}}), "strides"), 6);
-  EXPECT_EQ(attr_product(call_of("x", {}, {{"strides", "[4,1]"}}), "strides"), 4);
-  EXPECT_EQ(attr_product(call_of("x", {}, {{"scale", "3"}}), "scale"), 3);
-  EXPECT_EQ(attr_product(call_of("x", {}, {{"strides", "()"}}), "strides"), 1);
-  EXPECT_EQ(attr_product(call_of("x", {}, {{"strides", 7}}), "strides"), 1);  // not a string
-  EXPECT_EQ(attr_product(call_of("x", {}), "strides"), 1);
-  EXPECT_EQ(attr_product(call_of("x", {}, {{"strides", "(99999999999, 99999999999)"}}), "strides"),
+  EXPECT_EQ(ops::attr_product(call_of("x", {}, {{"strides", "(2, 3)"}}).attrs, "strides"), 6);
+  EXPECT_EQ(ops::attr_product(call_of("x", {}, {{"strides", "[4,1]"}}).attrs, "strides"), 4);
+  EXPECT_EQ(ops::attr_product(call_of("x", {}, {{"scale", "3"}}).attrs, "scale"), 3);
+  EXPECT_EQ(ops::attr_product(call_of("x", {}, {{"strides", "()"}}).attrs, "strides"), 1);
+  // Not a string:
+  EXPECT_EQ(ops::attr_product(call_of("x", {}, {{"strides", 7}}).attrs, "strides"), 1);
+  EXPECT_EQ(ops::attr_product(call_of("x", {}).attrs, "strides"), 1);
+  EXPECT_EQ(ops::attr_product(call_of("x", {}, {{"strides", "(99999999999, 99999999999)"}}).attrs,
+                              "strides"),
             1 << 20);  // bounded: an estimate never overflows
 }
 

@@ -66,7 +66,7 @@ TEST(CampaignJobs, FindingsMergeBySignatureKeepingTheEarliestRepro) {
   a.backends = b.backends = {"reference", "x"};
   a.calls = 10;
   b.calls = 12;
-  CampaignFinding f;
+  Finding f;
   f.key = "sum|x|value|output 0";
   f.calls = 3;
   f.first_index = 7;

@@ -39,7 +39,7 @@ CampaignResult green_night(int findings, int ids) {
     for (const std::string& b : r.backends) r.table[name][b] = {5000, 5000, 0, 0, 0, 0, 0};
   }
   for (int k = 0; k < findings; ++k) {
-    CampaignFinding f;
+    Finding f;
     f.op = "op" + std::to_string(100 + k % 39);
     f.backend = "cvm-runtime-formal";
     f.key = f.op + "|cvm-runtime-formal|class|ok->runtime_error|" + std::to_string(k);
@@ -118,7 +118,7 @@ TEST(ExpectedGroups, TheFullTableAndTheJsonKeepEveryFinding) {
 
 TEST(ExpectedGroups, AnOperatorWithSomethingUnexpectedKeepsItsRow) {
   CampaignResult night = green_night(10, 2);
-  CampaignFinding bug;
+  Finding bug;
   bug.op = "op120";
   bug.backend = "cvm-runtime-formal";
   bug.key = "op120|cvm-runtime-formal|value|output 0";

@@ -62,7 +62,7 @@ std::vector<std::string> campaign_signatures(const Registry& registry, const Pla
   options.max_repros = 0;
   options.seed = 1;
   std::vector<std::string> keys;
-  for (const CampaignFinding& f : run_campaign(registry, options).findings) keys.push_back(f.key);
+  for (const Finding& f : run_campaign(registry, options).findings) keys.push_back(f.key);
   return keys;
 }
 

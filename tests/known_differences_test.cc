@@ -204,7 +204,7 @@ TEST(KnownDifferences, AnUnexplainedFindingShrinksToAnUnexplainedCall) {
       list_of("sig:max|optimized|value|*&in0.ndim=1  one-dimensional max only (planted)\n");
   const CampaignResult result = run_campaign(r, options);
   int unexplained = 0, explained = 0;
-  for (const CampaignFinding& f : result.findings) {
+  for (const Finding& f : result.findings) {
     if (!f.expected_by.empty()) {
       ++explained;
       continue;

@@ -11,8 +11,9 @@
 #include "support/planted_registry.h"
 #include "harness/gen/fuzz_input.h"
 #include "harness/gen/generators.h"
-#include "harness/findings/planted.h"
+#include "harness/planted/planted.h"
 #include "harness/engine/verdict.h"
+#include "harness/findings/finding.h"
 #include "ops/records.h"
 #include "ops/schema.h"
 #include "reference/kernels.h"
@@ -29,7 +30,7 @@ struct Verdicts {
 Verdicts judge_three_ways(const Registry& registry, const Call& call, const std::string& backend,
                           const std::string& case_dir) {
   Verdicts v;
-  v.campaign = !judge_call(registry, call, {backend}, "", "").passed;
+  v.campaign = !judge_call(registry, call, {backend}).passed;
   v.fuzz = fuzz_one(registry, call, {backend}).has_value();
   // Golden: the call stored with the reference's outcome as its expectation, as golden generate
   // and the repro writer store it, then replayed on the backend.
@@ -90,7 +91,7 @@ TEST(OneVerdict, AFreeFormCallAcceptsEitherClassButNeverARuntimeError) {
   free_form.backends = {"reference"};
   free_form.free_form = true;
   EXPECT_TRUE(judge(*registry, call, free_form).passed);  // two inputs: a logic_error
-  EXPECT_FALSE(judge_call(*registry, call, {"reference"}, "", "").passed);  // wanted ok
+  EXPECT_FALSE(judge_call(*registry, call, {"reference"}).passed);  // wanted ok
 
   Judgement stored = free_form;
   Outcome broken;

@@ -1,4 +1,4 @@
-// A harness that cannot fail is worthless: each planted-bug backend (harness/findings/planted.h) must be
+// A harness that cannot fail is worthless: each planted-bug backend (harness/planted/planted.h) must be
 // caught by the properties within a bounded number of cases, the repro it leaves must replay
 // the failure through the case runner, and the campaign must report it.
 #include <gtest/gtest.h>
@@ -12,8 +12,9 @@
 #include "harness/campaign/campaign.h"
 #include "harness/campaign/campaign_report.h"
 #include "harness/gen/generators.h"
-#include "harness/findings/planted.h"
+#include "harness/planted/planted.h"
 #include "harness/engine/property.h"
+#include "harness/findings/finding.h"
 #include "harness/findings/shrink.h"
 #include "harness/engine/verdict.h"
 #include "ops/schema.h"
@@ -62,8 +63,9 @@ TEST_P(PlantedBugTest, PropertiesCatchItAndTheReproReplays) {
         } else {
           call = *gens->valid;
         }
-        const CallVerdict v = judge_call(*r, call, {bug.backend}, repro_root, bug.backend);
+        CallVerdict v = judge_call(*r, call, {bug.backend});
         if (!v.passed) {
+          save_repro(call, repro_root + "/" + bug.backend, v);
           last_repro = v.repro_dir;
           RC_FAIL(v.report);
         }
@@ -110,7 +112,7 @@ TEST_P(PlantedBugTest, CampaignGroupsARepeatingBugAndBoundsItsRepros) {
   options.repro_root = root;
   const CampaignResult result = run_campaign(*r, options);
   ASSERT_EQ(result.findings.size(), 1u) << campaign_table(result);
-  const CampaignFinding& finding = result.findings.front();
+  const Finding& finding = result.findings.front();
   EXPECT_EQ(finding.calls, result.mismatches);
   EXPECT_GT(finding.calls, 1) << "the bug should repeat within " << kCaseBound << " calls";
   EXPECT_EQ(finding.key.find("index"), std::string::npos) << finding.key;
@@ -143,7 +145,7 @@ TEST(ShrinkFinding, ALargeDrawShrinksAndKeepsItsSignature) {
     const rc::Shrinkable<Call> drawn = gens->valid(rc::Random(seed), 100);
     const Call call = drawn.value();
     if (input_elements(call) < 200) continue;
-    const CallVerdict verdict = judge_call(*r, call, {bug.backend}, "", "");
+    const CallVerdict verdict = judge_call(*r, call, {bug.backend});
     if (verdict.passed) continue;
     const std::string signature = finding_signature(call.op, verdict, call.rule);
     const ShrinkResult shrunk = shrink_finding(*r, drawn, verdict, {bug.backend}, signature, 30);
@@ -173,7 +175,7 @@ TEST(ShrinkFinding, CutsKeepTheValueTheFindingHangsOn) {
   std::vector<int32_t> values(5 * 4 * 6, 0);
   values[67] = 3;  // a positive tie, which the planted backend rounds toward zero
   call.inputs = {Tensor::from_values({5, 4, 6}, values, 8)};
-  const CallVerdict verdict = judge_call(*r, call, {bug.backend}, "", "");
+  const CallVerdict verdict = judge_call(*r, call, {bug.backend});
   ASSERT_FALSE(verdict.passed);
   const std::string signature = finding_signature(call.op, verdict, call.rule);
   const ShrinkResult shrunk =
@@ -228,7 +230,7 @@ TEST(CampaignRepros, EveryFindingGetsARepro) {
   }
   const CampaignResult result = run_campaign(r, options);
   ASSERT_GT(result.findings.size(), 2u);
-  for (const CampaignFinding& f : result.findings) EXPECT_FALSE(f.repro_dir.empty()) << f.key;
+  for (const Finding& f : result.findings) EXPECT_FALSE(f.repro_dir.empty()) << f.key;
   EXPECT_EQ(result.repros_written, static_cast<int64_t>(result.findings.size()));
   std::filesystem::remove_all(root);
 }

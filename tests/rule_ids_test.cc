@@ -18,6 +18,7 @@
 #include "harness/engine/diff.h"
 #include "harness/gen/generators.h"
 #include "harness/engine/verdict.h"
+#include "harness/findings/finding.h"
 #include "ops/schema.h"
 #include "reference/kernels.h"
 #include "support/call.h"
@@ -279,7 +280,7 @@ TEST(RuleJudgement, ADeclaredRuleIsCheckedOnBackendsThatReportIds) {
   const auto r = judgement_registry();
   const Call call = duplicate_axis_call(true);
   ASSERT_EQ(call.rule_id, "sum.axis_duplicate");
-  const CallVerdict v = judge_call(*r, call, {"wrong-rule", "no-rule-ids", "same-rule"}, "", "");
+  const CallVerdict v = judge_call(*r, call, {"wrong-rule", "no-rule-ids", "same-rule"});
   ASSERT_FALSE(v.passed);
   EXPECT_FALSE(v.diff.expectation_failure) << *v.diff.expectation_failure;
   for (const BackendRun& run : v.diff.runs) {
@@ -299,14 +300,14 @@ TEST(RuleJudgement, ADeclaredRuleIsCheckedOnBackendsThatReportIds) {
 // order: only the class is compared.
 TEST(RuleJudgement, AFreeFormCallIsJudgedByTheClassAlone) {
   const auto r = judgement_registry();
-  const CallVerdict v = judge_call(*r, duplicate_axis_call(false), {"wrong-rule"}, "", "");
+  const CallVerdict v = judge_call(*r, duplicate_axis_call(false), {"wrong-rule"});
   // Without `expected` judge_call wants ok; the class check is the only failure.
   ASSERT_FALSE(v.passed);
   EXPECT_TRUE(v.diff.expectation_failure.has_value());
   for (const BackendRun& run : v.diff.runs) EXPECT_FALSE(run.difference) << run.difference->what;
   Call expected_error = duplicate_axis_call(false);
   expected_error.expected = OutcomeKind::kLogicError;
-  EXPECT_TRUE(judge_call(*r, expected_error, {"wrong-rule"}, "", "").passed);
+  EXPECT_TRUE(judge_call(*r, expected_error, {"wrong-rule"}).passed);
 }
 
 // The oracle must raise the declared rule: a generator whose call breaks another rule (or the
@@ -316,7 +317,7 @@ TEST(RuleJudgement, TheReferenceRaisingAnotherRuleIsAnExpectationFailure) {
   Call call = duplicate_axis_call(true);
   call.rule = "axis_out_of_range";
   call.rule_id = "sum.axis_out_of_range";
-  const CallVerdict v = judge_call(*r, call, {"same-rule"}, "", "");
+  const CallVerdict v = judge_call(*r, call, {"same-rule"});
   ASSERT_FALSE(v.passed);
   ASSERT_TRUE(v.diff.expectation_failure.has_value());
   EXPECT_NE(v.diff.expectation_failure->find("sum.axis_duplicate"), std::string::npos);
@@ -330,8 +331,10 @@ TEST(RuleJudgement, ARuleFindingsReproCarriesExpectRuleAndReplays) {
   const auto r = judgement_registry();
   const std::string root = ::testing::TempDir() + "/rule-repro";
   fs::remove_all(root);
-  const CallVerdict v = judge_call(*r, duplicate_axis_call(true), {"wrong-rule"}, root, "case");
+  const Call call = duplicate_axis_call(true);
+  CallVerdict v = judge_call(*r, call, {"wrong-rule"});
   ASSERT_FALSE(v.passed);
+  save_repro(call, root + "/case", v);
   ASSERT_FALSE(v.repro_dir.empty());
   const CaseSpec spec = read_case(v.repro_dir);
   ASSERT_TRUE(spec.expect.has_value());

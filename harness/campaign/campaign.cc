@@ -10,32 +10,26 @@
 #include <set>
 #include <sstream>
 
+#include "cvmcheck/case_seed.h"
 #include "cvmcheck/errors.h"
 #include "harness/engine/call_cost.h"
 #include "harness/campaign/call_schedule.h"
 #include "harness/campaign/campaign_paths.h"
 #include "harness/campaign/campaign_resume.h"
-#include "harness/campaign/campaign_setup.h"
+#include "harness/campaign/campaign_profile.h"
+#include "harness/campaign/campaign_selection.h"
 #include "harness/engine/call_descriptor.h"
+#include "harness/gen/case_draw.h"
 #include "harness/gen/generators.h"
 #include "harness/gen/path_aim.h"
-#include "harness/findings/shrink.h"
+#include "harness/findings/finding.h"
 #include "harness/engine/verdict.h"
 #include "harness/jobs/stop_signal.h"
-#include "harness/workers/exec_backend.h"
 
 namespace cvm {
 
-uint64_t case_seed(uint64_t seed, uint64_t index) {
-  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 namespace {
 
-using namespace campaign_detail;
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point start) {
@@ -57,7 +51,7 @@ constexpr uint64_t kFeedbackCalls = 4096;
 class CampaignRun {
  public:
   CampaignRun(const Registry& registry, const CampaignOptions& options)
-      : registry_(registry), options_(options) {
+      : registry_(registry), options_(options), repros_(registry, repro_bounds(options)) {
     check(options.shard_count >= 1 && options.shard_index >= 0 &&
               options.shard_index < options.shard_count,
           "shard ", options.shard_index + 1, "/", options.shard_count, " is out of range");
@@ -150,6 +144,7 @@ class CampaignRun {
       last_checkpoint_ = elapsed;
       result_.seconds = elapsed;
       record_resume_state();
+      record_repro_tally();
       options_.checkpoint(result_);
     }
     return false;
@@ -192,7 +187,7 @@ class CampaignRun {
     if (aimed_call_) ++result_.aimed_calls[op.name];
     const double work = call_work(call);
     const std::vector<std::string>& backends = backends_for(op.name, work, seed);
-    CallVerdict verdict = judge_call(registry_, call, backends, std::string(), std::string());
+    CallVerdict verdict = judge_call(registry_, call, backends);
     result_.op_seconds[op.name] += since(call_start);
     ++result_.calls;
     count(op, verdict);
@@ -213,7 +208,18 @@ class CampaignRun {
     const size_t slot = finding_slot(op, call, verdict, key, seed, index, expected_by);
     ++result_.findings[slot].calls;
     if (expected_by != nullptr) return charged;  // known: no repro, no shrinking time
-    save_repro_of(slot, op, *gens, call, std::move(verdict), key, seed);
+    // An unexplained finding shrinks to an unexplained call: a shrink may cross into a known
+    // difference of the same signature (another reason), and the repro would hide the finding.
+    const auto unexplained = [&](const Call& candidate, const CallVerdict& v) {
+      return expectation_of(op, candidate, v, false) == nullptr;
+    };
+    const double invalid_share = options_.invalid_share;
+    repros_.save(result_.findings[slot],
+                 FailingCall{call, std::move(verdict), key, seed,
+                             [gens, seed, invalid_share] {
+                               return draw_shrinkable(*gens, seed, invalid_share);
+                             },
+                             compared_, unexplained});
     return charged;
   }
 
@@ -290,7 +296,7 @@ class CampaignRun {
     const std::string slot_key = expected_by != nullptr ? key + "\nexpected" : key;
     auto [slot, first] = finding_index_.try_emplace(slot_key, result_.findings.size());
     if (!first) return slot->second;
-    CampaignFinding finding;
+    Finding finding;
     finding.op = op.name;
     finding.backend = verdict.diff.failing_backend();
     finding.rule = call.rule;
@@ -306,63 +312,17 @@ class CampaignRun {
     return slot->second;
   }
 
-  // Shrinks the call and saves it as a repro of finding `slot`, while the bounds leave room.
-  void save_repro_of(size_t slot, const OpInfo& op, const OpGenerators& gens, const Call& call,
-                     CallVerdict verdict, const std::string& key, uint64_t seed) {
-    CampaignFinding& finding = result_.findings[slot];
-    // Bounded whatever the bug: a repeating finding writes at most repros_per_signature
-    // directories, and the whole campaign about max_repro_bytes. Every finding gets its first
-    // repro (findings are few: one per signature); max_repros bounds the further ones, and 0
-    // writes none.
-    const bool first = finding.repro_dirs.empty();
-    const bool room = !options_.repro_root.empty() && options_.max_repros > 0 &&
-                      static_cast<int>(finding.repro_dirs.size()) < options_.repros_per_signature &&
-                      (first || result_.repros_written < options_.max_repros) &&
-                      result_.repro_bytes < options_.max_repro_bytes;
-    if (!room) return;
-    // Shrunk before it is saved: the smallest call the generator's shrink tree gives that shows
-    // the same signature, within the time budget.
-    Call saved = call;
-    std::string note = "case seed " + std::to_string(seed);
-    int64_t drawn_elements = input_elements(call), saved_elements = drawn_elements;
-    if (options_.shrink_seconds > 0) {
-      const Clock::time_point shrink_start = Clock::now();
-      // An unexplained finding shrinks to an unexplained call: a shrink may cross into a known
-      // difference of the same signature (another reason), and the repro would hide the finding.
-      const auto unexplained = [&](const Call& candidate, const CallVerdict& v) {
-        return expectation_of(op, candidate, v, false) == nullptr;
-      };
-      ShrinkResult shrunk =
-          shrink_finding(registry_, draw_shrinkable(gens, seed, options_.invalid_share), verdict,
-                         compared_, key, options_.shrink_seconds, unexplained);
-      result_.shrink_seconds += since(shrink_start);
-      saved_elements = shrunk.shrunk_elements;
-      note += ", shrunk from " + std::to_string(shrunk.original_elements) + " to " +
-              std::to_string(shrunk.shrunk_elements) + " input elements in " +
-              std::to_string(shrunk.steps) + " steps" +
-              (shrunk.out_of_time ? " (shrink time budget reached)" : "");
-      saved = std::move(shrunk.call);
-      verdict = std::move(shrunk.verdict);
-    }
-    const std::string saved_backend = verdict.diff.failing_backend();
-    const std::string exact = exact_descriptor(judged_call(saved), saved_backend);
-    if (!exact.empty() && !saved_calls_[slot].insert(exact).second) {
-      ++finding.duplicate_repros;  // shrunk to a call this finding's repros hold already
-      return;
-    }
-    save_repro(saved, (std::filesystem::path(options_.repro_root) / (op.name + "-" + hex(seed))).string(),
-               verdict, note);
-    ++result_.repros_written;
-    result_.repro_bytes += directory_bytes(verdict.repro_dir);
-    finding.repro_dirs.push_back(verdict.repro_dir);
-    if (finding.repro_dir.empty()) {
-      finding.original_elements = drawn_elements;
-      finding.shrunk_elements = saved_elements;
-      finding.repro_dir = verdict.repro_dir;
-      finding.case_seed = seed;
-      finding.summary = verdict.report;
-      describe_finding(finding, saved, saved_backend);
-    }
+  // The repros' bounds, as the options set them.
+  static ReproBounds repro_bounds(const CampaignOptions& options) {
+    return ReproBounds{options.repro_root, options.max_repros, options.repros_per_signature,
+                       options.max_repro_bytes, options.shrink_seconds};
+  }
+
+  // The repros' costs in the result, before anyone reads it.
+  void record_repro_tally() {
+    result_.repros_written = repros_.tally().written;
+    result_.repro_bytes = repros_.tally().bytes;
+    result_.shrink_seconds = repros_.tally().shrink_seconds;
   }
 
   // After the loop: backends that compared nothing, expectations that never failed or were
@@ -395,6 +355,7 @@ class CampaignRun {
     }
     result_.stale_expectations = stale_entries(options_.expected, uses_, /*campaign=*/true);
     record_resume_state();
+    record_repro_tally();
     result_.seconds = since(start_);
     const Usage usage_end = usage_now();
     result_.minor_faults = usage_end.minor_faults - usage_start.minor_faults;
@@ -418,9 +379,7 @@ class CampaignRun {
   std::vector<std::string> compared_;  // result_.backends less the reference
   // signature (and the expected-failure entry explaining its calls) -> its place in findings
   std::map<std::string, size_t> finding_index_;
-  // Per finding, the exact descriptors of the calls its repros hold: a shrunk call already saved
-  // is the same call (the descriptor names it exactly), so it is not written again.
-  std::map<size_t, std::set<std::string>> saved_calls_;
+  ReproWriter repros_;  // the findings' repros, shrunk and bounded
   std::map<const ExpectationEntry*, EntryUse> uses_;
   // The profile's phases (CampaignResult::phase_seconds), summed per call; each compared
   // backend's run time by its place in `compared_` (the diff engine returns the runs in order).

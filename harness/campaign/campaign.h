@@ -12,6 +12,7 @@
 
 #include "cvmcheck/registry.h"
 #include "harness/findings/expectations.h"
+#include "harness/findings/finding.h"
 
 namespace cvm {
 
@@ -89,28 +90,6 @@ struct CampaignCell {
   int64_t expected = 0;  // of the mismatches, those an expected-failure entry selects
 };
 
-// One finding: every failing call with the same signature, which is what a developer would call
-// "the same bug": operator, backend, what differs (value, shape, precision, dtype, output
-// count, error class with both classes, or the reference breaking its expectation with the
-// rule) and which output, never the index where it showed.
-struct CampaignFinding {
-  std::string op, backend, rule, summary, repro_dir;  // of the first call; repro_dir may be empty
-  uint64_t case_seed = 0;                             // the first call's
-  std::string key;                                    // the signature
-  int64_t calls = 0;                                  // failing calls with this signature
-  std::vector<std::string> repro_dirs;                // every repro written for it
-  int64_t original_elements = 0, shrunk_elements = 0;  // the first repro's inputs, drawn/saved
-  std::string expected_by;  // an expected failure: the entry's "FILE:LINE: reason"
-  uint64_t first_index = 0;  // the first failing call's index in the campaign
-  // The one-line call descriptor (harness/engine/call_descriptor.h) of the repro's saved (shrunk) call
-  // on `backend`, or of the first failing call when no repro was written; empty when the call
-  // has none short enough for one line, and then `descriptor_note` says why.
-  std::string descriptor, descriptor_note;
-  // Repros not written because the shrunk call was one this finding had saved already (the same
-  // descriptor: the same call); only with repros_per_signature above 1.
-  int64_t duplicate_repros = 0;
-};
-
 struct CampaignResult {
   uint64_t seed = 0;
   int shard_index = 0, shard_count = 1;
@@ -121,7 +100,7 @@ struct CampaignResult {
   std::map<std::string, std::map<std::string, CampaignCell>> table;  // op -> backend -> cell
   std::map<std::string, std::string> skip_reasons;  // backend -> why skipped (unavailable)
   std::set<std::string> precision_not_compared;     // backends reporting no output precision
-  std::vector<CampaignFinding> findings;  // one per signature, in order of first appearance
+  std::vector<Finding> findings;  // one per signature, in order of first appearance
   int64_t mismatches = 0;                 // every failing call, before grouping
   int64_t expected_failures = 0;          // failing calls an expected-failure entry selects
   // Entries that selected calls none of which failed (the gap may be fixed; a random campaign
@@ -185,8 +164,5 @@ std::map<std::string, std::set<std::string>> declared_not_compared(
 CampaignResult run_campaign(const Registry& registry, const CampaignOptions& options,
                             const CampaignProgress& progress = nullptr,
                             double progress_interval = 0.5);
-
-// The seed of call number `index` of a campaign with `seed` (splitmix64).
-uint64_t case_seed(uint64_t seed, uint64_t index);
 
 }  // namespace cvm

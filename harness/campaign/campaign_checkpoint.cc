@@ -103,7 +103,7 @@ CampaignResult merge_checkpoints(const std::vector<CampaignResult>& partials) {
       for (const auto& [backend, cell] : row) m.table[op][backend].cases += cell.cases;
     }
     // One entry per job and signature: the store sums the calls of a signature's entries.
-    for (CampaignFinding f : r.findings) {
+    for (Finding f : r.findings) {
       f.repro_dir.clear();
       f.repro_dirs.clear();
       f.descriptor.clear();

@@ -16,6 +16,7 @@
 #include "cvmcheck/errors.h"
 #include "harness/jobs/forked_jobs.h"
 #include "harness/engine/verdict.h"
+#include "harness/findings/finding.h"
 
 namespace cvm {
 namespace {
@@ -96,7 +97,7 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
     r.max_cases = run.value("max_cases", int64_t{-1});
   }
   for (const nlohmann::json& f : j.at("findings")) {
-    CampaignFinding finding;
+    Finding finding;
     finding.op = f.at("op");
     finding.backend = f.at("backend");
     finding.rule = f.value("rule", std::string());
@@ -123,7 +124,7 @@ namespace {
 // Adds job `r`'s counts, table, timings and reports to `m`; its findings go to `by_key` and
 // its stale entries narrow `stale` (stale only when no job matched the entry).
 void add_job(CampaignResult& m, const CampaignResult& r,
-             std::map<std::string, std::vector<const CampaignFinding*>>& by_key,
+             std::map<std::string, std::vector<const Finding*>>& by_key,
              std::set<std::string>& stale, std::set<std::string>& unexpected) {
   m.seconds = std::max(m.seconds, r.seconds);
   m.calls += r.calls;
@@ -146,7 +147,7 @@ void add_job(CampaignResult& m, const CampaignResult& r,
   m.major_faults += r.major_faults;
   m.cpu_seconds += r.cpu_seconds;
   // Explained and unexplained calls of one signature stay apart (CampaignRun::finding_slot).
-  for (const CampaignFinding& f : r.findings) {
+  for (const Finding& f : r.findings) {
     by_key[f.key + (f.expected_by.empty() ? "" : "\nexpected")].push_back(&f);
   }
   unexpected.insert(r.unexpected_passes.begin(), r.unexpected_passes.end());
@@ -167,17 +168,17 @@ void add_job(CampaignResult& m, const CampaignResult& r,
 // One finding of a signature's group: the earliest call with a repro (else the earliest call),
 // with every job's calls; the other jobs' repros of it are removed, so the per-signature bound
 // holds for the whole campaign.
-CampaignFinding merge_finding(CampaignResult& m, const std::vector<const CampaignFinding*>& group) {
-  const CampaignFinding* kept = nullptr;
-  for (const CampaignFinding* f : group) {
+Finding merge_finding(CampaignResult& m, const std::vector<const Finding*>& group) {
+  const Finding* kept = nullptr;
+  for (const Finding* f : group) {
     const bool better =
         kept == nullptr || (!f->repro_dir.empty() && kept->repro_dir.empty()) ||
         (f->repro_dir.empty() == kept->repro_dir.empty() && f->first_index < kept->first_index);
     if (better) kept = f;
   }
-  CampaignFinding merged = *kept;
+  Finding merged = *kept;
   merged.calls = 0;
-  for (const CampaignFinding* f : group) {
+  for (const Finding* f : group) {
     merged.calls += f->calls;
     merged.first_index = std::min(merged.first_index, f->first_index);
     if (f == kept) continue;
@@ -224,13 +225,13 @@ CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs) {
   m.shard_count = jobs[0].shard_count;
   m.backends = jobs[0].backends;
   m.planned_share = jobs[0].planned_share;  // every job plans the same shares
-  std::map<std::string, std::vector<const CampaignFinding*>> by_key;
+  std::map<std::string, std::vector<const Finding*>> by_key;
   std::set<std::string> stale(jobs[0].stale_expectations.begin(), jobs[0].stale_expectations.end());
   std::set<std::string> unexpected;
   for (const CampaignResult& r : jobs) add_job(m, r, by_key, stale, unexpected);
   for (const auto& [key, group] : by_key) m.findings.push_back(merge_finding(m, group));
   std::sort(m.findings.begin(), m.findings.end(),
-            [](const CampaignFinding& a, const CampaignFinding& b) {
+            [](const Finding& a, const Finding& b) {
               return a.first_index < b.first_index;
             });
   m.unexpected_passes.assign(unexpected.begin(), unexpected.end());

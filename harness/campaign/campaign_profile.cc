@@ -1,10 +1,23 @@
 #include "harness/campaign/campaign_profile.h"
 
+#include <sys/resource.h>
+
 #include <iomanip>
 #include <sstream>
 #include <vector>
 
 namespace cvm {
+
+Usage usage_now() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  Usage out;
+  out.minor_faults = u.ru_minflt;
+  out.major_faults = u.ru_majflt;
+  out.cpu_seconds = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+                    static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+  return out;
+}
 namespace {
 
 // One row per operator: its calls, the share of the time the schedule planned for it and the

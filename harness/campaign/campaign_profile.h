@@ -2,11 +2,19 @@
 // (CampaignResult::phase_seconds), and its throughput, page faults per call and CPUs used.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "harness/campaign/campaign.h"
 
 namespace cvm {
+
+// This process's page faults and CPU time so far (all threads).
+struct Usage {
+  int64_t minor_faults = 0, major_faults = 0;
+  double cpu_seconds = 0;
+};
+Usage usage_now();
 
 // A table (phase, seconds, share of the phases' sum, microseconds per call) in the order draw,
 // backend:reference, the compared backends in the campaign's order, compare, bookkeeping, then

@@ -16,7 +16,7 @@
 #include "harness/campaign/campaign_trailer.h"
 #include "harness/campaign/expected_groups.h"
 #include "harness/engine/call_descriptor.h"
-#include "harness/engine/screen_grid.h"
+#include "harness/report/screen_grid.h"
 #include "harness/workers/exec_backend.h"
 
 namespace cvm {
@@ -82,7 +82,7 @@ struct ScreenColumns {
   std::vector<std::vector<size_t>> members;
 };
 
-constexpr size_t kScreenColumns = 12;  // what fits 100 columns (harness/engine/screen_grid.h)
+constexpr size_t kScreenColumns = 12;  // what fits 100 columns (harness/report/screen_grid.h)
 
 ScreenColumns screen_columns(const std::vector<std::string>& backends) {
   ScreenColumns c;
@@ -125,7 +125,7 @@ CampaignCell column_cell(const CampaignResult& result,
 }
 
 // One row per operator, one numbered column per backend (or base backend), and a last row of
-// operators passed per column: a screen, not a listing (harness/engine/screen_grid.h). With known
+// operators passed per column: a screen, not a listing (harness/report/screen_grid.h). With known
 // differences (`fold`), the operators with nothing unexpected fold into one line: their expected
 // failures are counted by rule id below, and a night of many known differences stays on one
 // screen.
@@ -166,7 +166,7 @@ void screen_grid(std::ostream& out, const CampaignResult& result, bool fold) {
 }
 
 // The first "__REPRO: cvmcheck run DIR ..." line of a finding's report.
-std::string replay_line(const CampaignFinding& f) {
+std::string replay_line(const Finding& f) {
   const size_t at = f.summary.find("__REPRO: cvmcheck run ");
   if (at == std::string::npos) return "";
   const size_t end = f.summary.find('\n', at);
@@ -203,7 +203,7 @@ void run_lines(std::ostream& out, const CampaignResult& result) {
 
 // An unexpected finding: one line with its replay command (screen), or with its repro, shrink
 // sizes and call (full).
-void finding_lines(std::ostream& out, const CampaignFinding& f, TableStyle style) {
+void finding_lines(std::ostream& out, const Finding& f, TableStyle style) {
   const std::string calls = std::to_string(f.calls) + (f.calls == 1 ? " call" : " calls");
   if (style == TableStyle::kScreen) {
     const std::string replay = replay_line(f);
@@ -244,12 +244,12 @@ std::string campaign_table(const CampaignResult& result, TableStyle style) {
   run_lines(out, result);
   out << paths_summary(result.paths, style == TableStyle::kFull);
   if (style == TableStyle::kScreen) {
-    for (const CampaignFinding& f : result.findings) {
+    for (const Finding& f : result.findings) {
       if (f.expected_by.empty()) finding_lines(out, f, style);
     }
     out << expected_group_lines(group_expected_by_rule(result.findings));
   } else {
-    for (const CampaignFinding& f : result.findings) {
+    for (const Finding& f : result.findings) {
       if (f.expected_by.empty()) {
         finding_lines(out, f, style);
       } else {
@@ -306,7 +306,7 @@ std::string campaign_json(const CampaignResult& result) {
     json["op_seconds"][op] = it == result.op_seconds.end() ? 0.0 : it->second;
   }
   json["findings"] = nlohmann::json::array();
-  for (const CampaignFinding& f : result.findings) {
+  for (const Finding& f : result.findings) {
     json["findings"].push_back({{"op", f.op},
                                 {"backend", f.backend},
                                 {"rule", f.rule},
@@ -363,7 +363,7 @@ std::string campaign_junit(const CampaignResult& result) {
       if (c.mismatches > 0) {
         ++failures;
         std::string details;
-        for (const CampaignFinding& f : result.findings) {
+        for (const Finding& f : result.findings) {
           if (f.op == op && f.backend == backend) details += f.summary + "\n";
         }
         cases << "<failure message=\"" << c.mismatches << " mismatching calls of " << c.cases

@@ -32,7 +32,7 @@ StoreRun campaign_store_run(const CampaignResult& result, StoreRun facts) {
 std::vector<StoreFinding> campaign_store_findings(const CampaignResult& result) {
   std::vector<StoreFinding> out;
   std::map<std::string, size_t> index;  // a signature's entry in `out`
-  for (const CampaignFinding& f : result.findings) {
+  for (const Finding& f : result.findings) {
     const auto [it, first] = index.try_emplace(f.key, out.size());
     if (!first) {
       // The same signature, explained and unexplained calls apart: one finding in the store,
@@ -103,7 +103,7 @@ namespace {
 
 void read_findings(const nlohmann::json& json, CampaignResult& result) {
   for (const nlohmann::json& f : json.at("findings")) {
-    CampaignFinding finding;
+    Finding finding;
     finding.op = f.at("op").get<std::string>();
     finding.backend = f.at("backend").get<std::string>();
     finding.key = f.at("signature").get<std::string>();

@@ -38,9 +38,9 @@ ExpectedEntryRef parse_expected_by(const std::string& expected_by) {
   return ref;
 }
 
-std::vector<ExpectedRuleGroup> group_expected_by_rule(const std::vector<CampaignFinding>& findings) {
+std::vector<ExpectedRuleGroup> group_expected_by_rule(const std::vector<Finding>& findings) {
   std::map<std::string, ExpectedRuleGroup> by_key;
-  for (const CampaignFinding& f : findings) {
+  for (const Finding& f : findings) {
     if (f.expected_by.empty()) continue;
     const ExpectedEntryRef ref = parse_expected_by(f.expected_by);
     // An entry without an id is its own group: two unnamed entries are two differences.

@@ -34,7 +34,7 @@ struct ExpectedRuleGroup {
 };
 
 // The expected findings of `findings` by rule id, the most calls first (ties by label).
-std::vector<ExpectedRuleGroup> group_expected_by_rule(const std::vector<CampaignFinding>& findings);
+std::vector<ExpectedRuleGroup> group_expected_by_rule(const std::vector<Finding>& findings);
 
 // One line per group: "expected [ID]: N calls, F findings (LIST, ...)".
 std::string expected_group_lines(const std::vector<ExpectedRuleGroup>& groups);

@@ -1,96 +1,26 @@
 #include "harness/engine/call_cost.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "cvmcheck/paths.h"
+#include "ops/records.h"
 
 namespace cvm {
 namespace {
 
-int64_t dim_or_1(const Call& call, size_t input, size_t axis) {
-  if (input >= call.inputs.size()) return 1;
-  const Shape& shape = call.inputs[input].shape();
-  return axis < shape.size() ? std::max<int64_t>(1, shape[axis]) : 1;
-}
-
-// The elements of the broadcast of the first two inputs' shapes (aligned at the last axis).
-double broadcast_elements(const Call& call) {
-  if (call.inputs.size() < 2) return 0;
-  const Shape& a = call.inputs[0].shape();
-  const Shape& b = call.inputs[1].shape();
-  const size_t n = std::max(a.size(), b.size());
-  double elements = 1;
-  for (size_t k = 0; k < n; ++k) {
-    const int64_t da = k < a.size() ? a[a.size() - 1 - k] : 1;
-    const int64_t db = k < b.size() ? b[b.size() - 1 - k] : 1;
-    elements *= static_cast<double>(std::max<int64_t>({da, db, 1}));
-  }
-  return elements;
-}
-
-// Multiply-adds, window taps or pairs beyond one per element read; 0 for the others.
+// The operator record's estimate of the work beyond reading the inputs (OpInfo::extra_work), by
+// the call's canonical name only: a call naming an alias is charged its reads alone. The
+// schedule, and so each seed's sequence of calls, rests on these figures.
 double extra_work(const Call& call) {
   if (call.inputs.empty()) return 0;
-  const double data = static_cast<double>(call.inputs[0].size());
-  if (call.op == "conv2d" && call.inputs.size() >= 2) {
-    // Every output position of every image takes the whole weight tensor once.
-    const double positions = static_cast<double>(dim_or_1(call, 0, 0) * dim_or_1(call, 0, 2) *
-                                                 dim_or_1(call, 0, 3)) /
-                             static_cast<double>(attr_product(call, "strides"));
-    return positions * static_cast<double>(call.inputs[1].size());
+  for (const OpInfo& op : ops::records().ops()) {
+    if (op.name != call.op) continue;
+    return op.extra_work == nullptr ? 0 : op.extra_work(call.attrs, call.inputs);
   }
-  if (call.op == "dense" && call.inputs.size() >= 2) {
-    return static_cast<double>(dim_or_1(call, 0, 0)) * static_cast<double>(call.inputs[1].size());
-  }
-  if (call.op == "max_pool2d") {
-    return data * static_cast<double>(attr_product(call, "pool_size")) /
-           static_cast<double>(attr_product(call, "strides"));
-  }
-  if (call.op == "upsampling") {
-    const double scale = static_cast<double>(attr_product(call, "scale"));
-    return data * std::min(scale * scale, 1e6);
-  }
-  if (call.op == "non_max_suppression" || call.op == "get_valid_counts") {
-    // Pairs of boxes within a batch.
-    return static_cast<double>(dim_or_1(call, 0, 0)) * static_cast<double>(dim_or_1(call, 0, 1)) *
-           static_cast<double>(dim_or_1(call, 0, 1));
-  }
-  if (call.op.rfind("broadcast_", 0) == 0) return broadcast_elements(call);
-  // Copies that write each element many times.
-  if (call.op == "repeat") return data * static_cast<double>(attr_product(call, "repeats"));
-  if (call.op == "tile") return data * static_cast<double>(attr_product(call, "reps"));
-  // A reduction's element costs a multi-axis index step in the reference and a lane of an
-  // emulated warp in cuda-host and each of its reduction variants: measured at about eight
-  // times an element of an elementwise pass over the same backends.
-  if (call.op == "sum" || call.op == "max") return 7 * data;
   return 0;
 }
 
 }  // namespace
-
-int64_t attr_product(const Call& call, const std::string& key) {
-  if (!call.attrs.is_object() || !call.attrs.contains(key) || !call.attrs.at(key).is_string()) {
-    return 1;
-  }
-  const std::string text = call.attrs.at(key).get<std::string>();
-  int64_t product = 1, value = 0;
-  bool in_number = false;
-  for (const char c : text) {
-    if (std::isdigit(static_cast<unsigned char>(c)) != 0) {
-      value = std::min<int64_t>(value * 10 + (c - '0'), 1 << 20);
-      in_number = true;
-    } else if (in_number) {
-      product = std::min<int64_t>(product * std::max<int64_t>(value, 1), 1 << 20);
-      value = 0;
-      in_number = false;
-    }
-  }
-  if (in_number) product = std::min<int64_t>(product * std::max<int64_t>(value, 1), 1 << 20);
-  return std::max<int64_t>(product, 1);
-}
-
-int variant_every(const std::string& backend) { return backend == "optimized@3" ? 4 : 0; }
 
 bool variant_runs(double work, uint64_t seed, size_t variant, int every) {
   if (every <= 0 && work <= kVariantAllUnits) return true;
@@ -121,7 +51,7 @@ uint64_t call_hash(const Call& call) {
 
 std::set<std::string> variant_ops(const Registry& registry, const std::string& backend) {
   const Backend* variant = registry.find_backend(backend);
-  if (variant == nullptr || variant->variant_of.empty() || variant_every(backend) > 0) return {};
+  if (variant == nullptr || variant->variant_of.empty() || variant->variant_every > 0) return {};
   // The paths every variant of the base declares: taken whatever the forced choice.
   std::set<std::string> shared(variant->paths.begin(), variant->paths.end());
   int siblings = 0;
@@ -167,7 +97,7 @@ std::vector<VariantRule> variant_rules(const Registry& registry,
     VariantRule rule;
     rule.variant = backend != nullptr && !backend->variant_of.empty();
     if (rule.variant) {
-      rule.every = variant_every(name);
+      rule.every = backend->variant_every;
       rule.ops = variant_ops(registry, name);
     }
     rules.push_back(std::move(rule));

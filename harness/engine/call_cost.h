@@ -16,8 +16,8 @@ namespace cvm {
 
 // Work units of one backend run of `call`: a fixed cost per run (validation, allocation, the
 // result's copy; kRunUnits), one unit per input element read, and one per multiply-add or
-// window tap for the operators that make more than one per element (conv2d, dense, pooling,
-// upsampling, NMS). A call expected to break a rule stops at validation: the fixed cost and its
+// window tap for the operators that make more than one per element, as the operator's record
+// estimates it (OpInfo::extra_work, ops/work.h: conv2d, dense, pooling, upsampling, NMS). A call expected to break a rule stops at validation: the fixed cost and its
 // reads only, at most kInvalidReadUnits.
 double call_work(const Call& call);
 
@@ -33,13 +33,9 @@ inline constexpr double kRunUnits = 1024;
 // where the variants that force a path on small calls take it; otherwise one call in
 // kVariantEvery, drawn from the seed (so a seed replays the same runs), which keeps every forced
 // choice checked on large calls too without running each large call once more per variant. A
-// variant whose variant_every is k runs one call in k whatever its size.
+// variant whose Backend::variant_every is k runs one call in k whatever its size.
 bool variant_runs(double work, uint64_t seed, size_t variant, int every = 0);
 
-// For a dispatch variant that costs more than its base on every call, however small (a thread
-// team on each: optimized@3's wake-ups and barriers cost more than most calls' work, and far
-// more on a loaded machine), the k of "one call in k"; 0 for the others (by size).
-int variant_every(const std::string& backend);
 inline constexpr double kVariantAllUnits = 1 << 15;
 inline constexpr uint64_t kVariantEvery = 4;
 
@@ -57,7 +53,7 @@ std::set<std::string> variant_ops(const Registry& registry, const std::string& b
 // the calls of its ops (empty: every operator) where variant_runs says so.
 struct VariantRule {
   bool variant = false;
-  int every = 0;              // variant_every
+  int every = 0;              // Backend::variant_every
   std::set<std::string> ops;  // variant_ops
 };
 std::vector<VariantRule> variant_rules(const Registry& registry,
@@ -77,9 +73,5 @@ std::vector<std::string> paying_backends(const std::vector<std::string>& compare
 // seed of variant_runs for a call that has no case seed (a fuzz input), so that the same input
 // runs the same variants.
 uint64_t call_hash(const Call& call);
-
-// The product of the integers in attribute `key` ("(2, 3)", "[2,3]", "2"), at least 1; 1 when
-// absent or unreadable (an estimate, never a check).
-int64_t attr_product(const Call& call, const std::string& key);
 
 }  // namespace cvm

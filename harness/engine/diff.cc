@@ -3,12 +3,8 @@
 #include <chrono>
 #include <functional>
 #include <map>
-#include <sstream>
 
-#include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
-#include "harness/engine/call_descriptor.h"
-#include "harness/workers/exec_backend.h"
 
 namespace cvm {
 
@@ -25,38 +21,6 @@ std::string DiffResult::failing_backend() const {
     if (!run.skipped && run.difference) return run.backend;
   }
   return "";
-}
-
-std::string DiffResult::report(const Call& call) const {
-  std::ostringstream out;
-  out << "call: " << describe_call(call) << "\n";
-  std::string why_not;
-  const std::string failing = failing_backend();
-  const std::optional<std::string> descriptor =
-      compact_call_descriptor(call, failing.empty() ? "reference" : failing, &why_not);
-  out << "descriptor: " << (descriptor ? *descriptor : "(none: " + why_not + ")") << "\n";
-  out << "reference: " << outcome_name(reference.kind)
-      << (reference.rule.empty() ? "" : " [" + reference.rule + "]")
-      << (reference.message.empty() ? "" : " (" + reference.message + ")") << "\n";
-  if (expectation_failure) out << "expected: " << *expectation_failure << "\n";
-  for (const BackendRun& run : runs) {
-    if (run.skipped || !run.difference) continue;
-    out << run.backend << ": " << outcome_name(run.outcome.kind)
-        << (run.outcome.rule.empty() ? "" : " [" + run.outcome.rule + "]")
-        << (run.outcome.message.empty() ? "" : " (" + run.outcome.message + ")") << "\n";
-    out << "  first difference: " << run.difference->what << "\n";
-    const int k = run.difference->output;
-    const int64_t i = run.difference->first_index;
-    if (k >= 0 && i >= 0 && static_cast<size_t>(k) < reference.outputs.size()) {
-      const Shape& shape = reference.outputs[static_cast<size_t>(k)].shape();
-      for (size_t in = 0; in < call.inputs.size(); ++in) {
-        if (call.inputs[in].shape() == shape) {
-          out << "  input " << in << " at that index: " << call.inputs[in].get(i) << "\n";
-        }
-      }
-    }
-  }
-  return out.str();
 }
 
 std::vector<std::string> other_backends(const Registry& registry) {
@@ -130,7 +94,7 @@ DiffResult diff_against(const Registry& registry, const Call& call, Outcome refe
         run.outcome = run_op_outcome(registry, name, call.op, call.attrs, call.inputs);
       }
       const Clock::time_point ran = Clock::now();
-      if (outputs_matter && !reports_precision(name)) {
+      if (outputs_matter && !backend->reports_precision) {
         // It reports no precision (its worker's handshake says so): the reference's stands in for
         // each output, so that values, shapes, dtypes and classes are compared, precisions not.
         const std::vector<Tensor>& want = result.reference.outputs;
@@ -179,31 +143,6 @@ DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome
   PendingCalls pending;
   return diff_against(registry, call, std::move(reference), backends, pending, run_reference,
                       expect);
-}
-
-void write_repro(const Call& call, const Outcome& reference, const std::string& dir,
-                 const std::string& extra_note) {
-  std::string note = describe_call(call, 0);
-  if (!extra_note.empty()) note += "; " + extra_note;
-  // The case expects a rule id only where the call declares the one rule it breaks (as the diff
-  // judges it): a free-form call's reference id may be one of several right answers.
-  Outcome expect = reference;
-  expect.rule = reference.kind == OutcomeKind::kLogicError ? call.rule_id : "";
-  write_case(dir, call.op, call.attrs, call.inputs, expect, note);
-}
-
-std::string repro_line(const std::string& dir, const std::string& backend) {
-  return "__REPRO: cvmcheck run " + dir + " " + backend_cli_args(backend);
-}
-
-std::string repro_call_line(const Call& call, const std::string& backend) {
-  std::string why_not;
-  const std::optional<std::string> descriptor = compact_call_descriptor(call, backend, &why_not);
-  if (!descriptor) return "# no __REPRO --call line: " + why_not;
-  const std::string definition = backend_definition_args(backend);
-  // The descriptor holds no single quote, so one pair of quotes is enough for any shell.
-  return "__REPRO: cvmcheck run --call '" + *descriptor + "'" +
-         (definition.empty() ? "" : " " + definition);
 }
 
 }  // namespace cvm

@@ -1,7 +1,7 @@
 // The diff engine: runs one call on the reference (the oracle) and on every other backend that
 // implements the operator, and compares outcome class, output count, shapes, precisions and
 // bytes. A disagreement, or a reference outcome other than the call's expected class, is a
-// finding; write_repro turns it into a case directory that `cvmcheck run` replays.
+// finding (harness/findings/finding.h); its text is harness/engine/diff_report.h's.
 #pragma once
 
 #include <optional>
@@ -36,11 +36,6 @@ struct DiffResult {
   bool passed() const { return agree() && !expectation_failure; }
   // The first failing backend ("reference" for an expectation failure), or empty.
   std::string failing_backend() const;
-  // A precise multi-line account: call, its one-line descriptor for the failing backend
-  // (harness/engine/call_descriptor.h; or why it has none), each differing backend, first differing
-  // index with both values and the input values at that index where an input has the output's
-  // shape.
-  std::string report(const Call& call) const;
 };
 
 // `backends`: names to compare with the reference; "reference" itself is ignored if listed.
@@ -61,18 +56,5 @@ DiffResult diff_call_against(const Registry& registry, const Call& call, Outcome
 
 // All backends of the registry except the reference.
 std::vector<std::string> other_backends(const Registry& registry);
-
-// Writes `call` as a case directory whose expectation is the reference's outcome, naming the
-// call's rule_id as the expected rule of a logic_error (none when the call declares none).
-// `note` is appended to the case's note, which describes the call.
-void write_repro(const Call& call, const Outcome& reference, const std::string& dir,
-                 const std::string& note = "");
-
-// "__REPRO: cvmcheck run DIR --backend NAME"
-std::string repro_line(const std::string& dir, const std::string& backend);
-// The same call without its directory: "__REPRO: cvmcheck run --call 'DESCRIPTOR'" (plus
-// --backend-def for a backend defined by one), or, where the call has no descriptor short enough
-// for one line (harness/engine/call_descriptor.h), a comment "# no __REPRO --call line: WHY".
-std::string repro_call_line(const Call& call, const std::string& backend);
 
 }  // namespace cvm

@@ -1,8 +1,7 @@
 #include "harness/engine/verdict.h"
 
-#include <filesystem>
-
 #include "cvmcheck/errors.h"
+#include "harness/engine/diff_report.h"
 
 namespace cvm {
 
@@ -27,7 +26,7 @@ CallVerdict judge(const Registry& registry, const Call& call, Judgement how) {
     verdict.diff.expectation_failure = "the reference gave runtime_error (a bug of ours)";
   }
   verdict.passed = verdict.diff.passed();
-  if (!verdict.passed) verdict.report = verdict.diff.report(how.free_form ? call : judged_call(call));
+  if (!verdict.passed) verdict.report = diff_report(verdict.diff, how.free_form ? call : judged_call(call));
   return verdict;
 }
 
@@ -80,70 +79,10 @@ CaseResult judge_case(const Registry& registry, const std::string& dir,
 }
 
 CallVerdict judge_call(const Registry& registry, const Call& call,
-                       const std::vector<std::string>& backends, const std::string& repro_root,
-                       const std::string& name) {
+                       const std::vector<std::string>& backends) {
   Judgement how;
   how.backends = backends;
-  CallVerdict verdict = judge(registry, call, std::move(how));
-  if (!verdict.passed && !repro_root.empty()) {
-    save_repro(call, (std::filesystem::path(repro_root) / name).string(), verdict);
-  }
-  return verdict;
-}
-
-void save_repro(const Call& call, const std::string& dir, CallVerdict& verdict,
-                const std::string& note) {
-  verdict.repro_dir = dir;
-  std::filesystem::remove_all(dir);
-  // When the oracle itself disagreed with the call's rule, the repro expects what the rule says
-  // (a call without a rule must succeed).
-  Outcome rule_outcome;
-  rule_outcome.kind = call.expected.value_or(OutcomeKind::kOk);
-  write_repro(call, verdict.diff.expectation_failure ? rule_outcome : verdict.diff.reference, dir,
-              note);
-  const std::string backend = verdict.diff.failing_backend();
-  verdict.report += repro_line(dir, backend) + "\n";
-  verdict.report += repro_call_line(judged_call(call), backend) + "\n";
-}
-
-int64_t directory_bytes(const std::string& dir) {
-  int64_t bytes = 0;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir, error)) {
-    if (entry.is_regular_file(error)) bytes += static_cast<int64_t>(entry.file_size(error));
-  }
-  return bytes;
-}
-
-std::string finding_signature(const std::string& op, const CallVerdict& verdict,
-                              const std::string& rule) {
-  const DiffResult& diff = verdict.diff;
-  if (diff.expectation_failure) {
-    std::string signature = op + "|reference|expectation|" + (rule.empty() ? "valid" : rule) + "|" +
-                            outcome_name(diff.reference.kind);
-    // The right class with the wrong rule id: which id, so each wrong one is its own finding.
-    if (diff.reference.kind == OutcomeKind::kLogicError) {
-      signature += "|" + (diff.reference.rule.empty() ? "no rule id" : diff.reference.rule);
-    }
-    return signature;
-  }
-  for (const BackendRun& run : diff.runs) {
-    if (run.skipped || !run.difference) continue;
-    return difference_signature(op, run.backend, *run.difference, diff.reference, run.outcome);
-  }
-  return op + "|?";
-}
-
-std::string difference_signature(const std::string& op, const std::string& backend,
-                                 const Difference& d, const Outcome& reference,
-                                 const Outcome& actual) {
-  std::string signature = op + "|" + backend + "|" + d.kind;
-  if (d.kind == "class") {
-    signature += std::string("|") + outcome_name(reference.kind) + "->" + outcome_name(actual.kind);
-  }
-  if (d.kind == "rule") signature += "|" + reference.rule + "->" + actual.rule;
-  if (d.output >= 0) signature += "|output " + std::to_string(d.output);
-  return signature;
+  return judge(registry, call, std::move(how));
 }
 
 bool all_outputs_zero(const Outcome& outcome) {

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "harness/findings/finding.h"
+
 namespace cvm {
 namespace {
 
@@ -75,7 +77,7 @@ ShrinkResult shrink_finding(const Registry& registry, const rc::Shrinkable<Call>
   // Judges a candidate and takes it when it shows the same finding (one backend run each).
   const auto take = [&](Call candidate) {
     ++result.tried;
-    CallVerdict v = judge_call(registry, candidate, backends, std::string(), std::string());
+    CallVerdict v = judge_call(registry, candidate, backends);
     if (v.passed || finding_signature(candidate.op, v, candidate.rule) != signature) return false;
     if (keeps && !keeps(candidate, v)) return false;
     result.call = std::move(candidate);

@@ -14,8 +14,9 @@
 #include "cvmcheck/compare.h"
 #include "harness/engine/call_descriptor.h"
 #include "harness/engine/verdict.h"
+#include "harness/findings/finding.h"
 #include "cvmcheck/errors.h"
-#include "harness/campaign/campaign.h"
+#include "cvmcheck/case_seed.h"
 #include "harness/gen/generators.h"
 #include "harness/jobs/stop_signal.h"
 #include "harness/workers/exec_backend.h"
@@ -258,7 +259,7 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
   check(part.job_count >= 1 && part.job_index >= 0 && part.job_index < part.job_count,
         "golden verify: job ", part.job_index, " of ", part.job_count);
   GoldenVerifyResult result;
-  result.precision_compared = reports_precision(backend);
+  result.precision_compared = b->reports_precision;
   std::map<const ExpectationEntry*, EntryUse>& uses = result.uses;
   size_t index = 0;
   for (const nlohmann::json& entry : manifest.at("cases")) {

@@ -10,7 +10,7 @@
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
 #include "cvmcheck/npy.h"
-#include "harness/campaign/campaign.h"
+#include "cvmcheck/case_seed.h"
 #include "harness/gen/generators.h"
 #include "harness/golden/golden.h"
 #include "harness/mrt/mrt_check.h"

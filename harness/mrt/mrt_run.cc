@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cvmcheck/errors.h"
-#include "harness/campaign/campaign.h"
-#include "harness/engine/screen_grid.h"
+#include "cvmcheck/case_seed.h"
+#include "harness/report/screen_grid.h"
 #include "harness/jobs/forked_jobs.h"
 #include "harness/jobs/stop_signal.h"
 #include "harness/mrt/mrt_check.h"

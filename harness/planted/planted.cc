@@ -1,4 +1,4 @@
-#include "harness/findings/planted.h"
+#include "harness/planted/planted.h"
 
 #include <algorithm>
 #include <cstdlib>

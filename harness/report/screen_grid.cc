@@ -1,4 +1,4 @@
-#include "harness/engine/screen_grid.h"
+#include "harness/report/screen_grid.h"
 
 #include <algorithm>
 #include <iomanip>

@@ -96,6 +96,8 @@ std::string resolve_backend(Registry& registry, const std::string& name,
 
   Backend b;
   b.name = name;
+  b.reports_precision =
+      (backend.client->hello().flags & cvmcheck_worker::kFlagNoPrecision) == 0;
   for (const std::string& op : backend.client->hello().ops) {
     // The handshake may list aliases; unknown names are the worker's business (never called).
     if (const OpInfo* info = registry.find_op(op)) b.external_ops.insert(info->name);
@@ -123,12 +125,6 @@ std::vector<std::string> resolve_backends(Registry& registry,
   out.reserve(names.size());
   for (const std::string& name : names) out.push_back(resolve_backend(registry, name, settings));
   return out;
-}
-
-bool reports_precision(const std::string& backend) {
-  const auto it = started().find(backend);
-  return it == started().end() ||
-         (it->second.client->hello().flags & cvmcheck_worker::kFlagNoPrecision) == 0;
 }
 
 std::string backend_cli_args(const std::string& backend) {

@@ -40,11 +40,9 @@ std::string backend_cli_args(const std::string& backend);
 // Only the definition part: "--backend-def 'NAME=CMD'" for a backend defined by one, else "".
 std::string backend_definition_args(const std::string& backend);
 
-// False for an external backend whose worker's handshake says its outputs carry no precision
-// (cvmcheck_worker::kFlagNoPrecision, e.g. ONNX Runtime): the diff then compares values, shapes,
-// dtypes and error classes, not precisions, and the tables say so. True for every other name.
-bool reports_precision(const std::string& backend);
-// What the tables say after "precision not compared: backend NAME".
+// An external backend whose worker's handshake says its outputs carry no precision
+// (cvmcheck_worker::kFlagNoPrecision, e.g. ONNX Runtime) is registered with
+// Backend::reports_precision false. What the tables say after "precision not compared: backend NAME".
 inline constexpr const char* kPrecisionNotCompared =
     " reports no output precision (its worker's handshake flag): precisions were not compared; "
     "values, shapes, dtypes and error classes were";

@@ -16,6 +16,7 @@
 #include "harness/gen/generators.h"
 #include "harness/engine/property.h"
 #include "harness/engine/verdict.h"
+#include "harness/findings/finding.h"
 #include "optimized/kernels.h"
 
 namespace cvm {
@@ -43,6 +44,15 @@ std::vector<std::string> property_backends() {
   return names;
 }
 
+// The verdict on `call`; a failing call is saved as a repro under repros/`name` (the finding's
+// case directory, harness/findings/finding.h), whose __REPRO lines end the report.
+CallVerdict judged_with_repro(const Call& call, const std::vector<std::string>& backends,
+                              const std::string& name) {
+  CallVerdict v = judge_call(registry(), call, backends);
+  if (!v.passed) save_repro(call, "repros/" + name, v);
+  return v;
+}
+
 class OpProperty : public ::testing::TestWithParam<std::string> {
  protected:
   const OpInfo& op() const { return registry().op(GetParam()); }
@@ -67,7 +77,7 @@ TEST_P(OpProperty, ValidCallsSucceedAndAllBackendsAgree) {
       GetParam() + "/valid",
       [&] {
         const Call call = *gens().valid;
-        const CallVerdict v = judge_call(registry(), call, backends, "repros", GetParam() + "_valid");
+        const CallVerdict v = judged_with_repro(call, backends, GetParam() + "_valid");
         if (!v.passed) RC_FAIL(v.report);
         ++total;
         const bool zeros = all_outputs_zero(v.diff.reference);
@@ -90,8 +100,7 @@ TEST_P(OpProperty, EachInvalidRuleGivesLogicErrorOnEveryBackend) {
         GetParam() + "/" + rule.rule,
         [&] {
           const Call call = *rule.gen;
-          const CallVerdict v =
-              judge_call(registry(), call, backends, "repros", GetParam() + "_" + rule.rule);
+          const CallVerdict v = judged_with_repro(call, backends, GetParam() + "_" + rule.rule);
           if (!v.passed) RC_FAIL(v.report);
         },
         {property_cases(kDefaultCasesPerRule)});

@@ -1,11 +1,11 @@
-// A registry for tests of the planted bugs (harness/findings/planted.h).
+// A registry for tests of the planted bugs (harness/planted/planted.h).
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "cvmcheck/registry.h"
-#include "harness/findings/planted.h"
+#include "harness/planted/planted.h"
 
 namespace cvm::testing {
 

@@ -223,7 +223,7 @@ TEST(ExecBackend, ACampaignSurvivesACrashingWorker) {
   const CampaignResult result = run_campaign(local, options, nullptr);
   EXPECT_EQ(result.calls, 200);
   ASSERT_EQ(result.findings.size(), 1u);
-  const CampaignFinding& f = result.findings[0];
+  const Finding& f = result.findings[0];
   EXPECT_NE(f.key.find("|crash"), std::string::npos) << f.key;
   EXPECT_GE(f.calls, 4);  // call 40 of each restarted worker
   EXPECT_NE(f.summary.find("__REPRO: cvmcheck run"), std::string::npos);

@@ -205,7 +205,7 @@ void print_results(const CampaignResult& result, const CampaignCli& o, int jobs)
               << result.seconds_requested << " s: " << result.calls
               << " calls; the table, the reports and the store keep what it did\n";
   }
-  for (const CampaignFinding& f : result.findings) {
+  for (const Finding& f : result.findings) {
     // The screen table gave each finding a line; its report is in the repro and campaign.json.
     if (!full || !f.expected_by.empty()) continue;
     std::cout << "\nFINDING " << f.key << " (" << f.calls << " calls; first shown by case seed "

@@ -11,7 +11,7 @@
 namespace cvm::cli {
 namespace {
 
-nlohmann::json groups_json(const std::vector<CampaignFinding>& findings) {
+nlohmann::json groups_json(const std::vector<Finding>& findings) {
   nlohmann::json out = nlohmann::json::array();
   for (const ExpectedRuleGroup& g : group_expected_by_rule(findings)) {
     out.push_back({{"rule_id", g.rule_id},
@@ -94,11 +94,11 @@ nlohmann::json store_page_data(const std::string& path, size_t max_runs, size_t 
   for (size_t k = skipped_runs; k < runs.size(); ++k) {
     data["runs"].push_back(run_json(runs[k], counts[runs[k].id]));
   }
-  std::vector<CampaignFinding> expected;
+  std::vector<Finding> expected;
   size_t listed = 0, unlisted = 0;
   for (const StoredFinding& f : store.findings()) {  // the latest seen first
     if (f.status == "expected") {
-      CampaignFinding e;
+      Finding e;
       e.key = f.signature;
       e.calls = f.total_calls;
       e.expected_by = f.expected_by;
@@ -118,10 +118,10 @@ nlohmann::json store_page_data(const std::string& path, size_t max_runs, size_t 
 }
 
 nlohmann::json known_groups_data(const nlohmann::json& campaign_findings) {
-  std::vector<CampaignFinding> findings;
+  std::vector<Finding> findings;
   if (campaign_findings.is_array()) {
     for (const nlohmann::json& f : campaign_findings) {
-      CampaignFinding c;
+      Finding c;
       c.key = f.value("signature", "");
       c.calls = f.value("calls", int64_t{0});
       c.expected_by = f.value("expected_by", "");

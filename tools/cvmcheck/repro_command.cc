@@ -8,6 +8,8 @@
 #include "commands.h"
 #include "harness/engine/call_descriptor.h"
 #include "harness/engine/diff.h"
+#include "harness/engine/diff_report.h"
+#include "harness/findings/finding.h"
 #include "harness/gen/fuzz_input.h"
 #include "harness/engine/verdict.h"
 #include "harness/gen/generators.h"
@@ -85,7 +87,7 @@ Action add_repro_command(CLI::App& app) {
     // (ci/fuzz-nightly.sh) and the store keys them with the campaign's findings.
     const std::string signature = verdict.passed ? "none (the call passes)"
                                                  : finding_signature(call->op, verdict, call->rule);
-    std::cout << d.report(*call) << repro_line(o->out, backend) << "\n"
+    std::cout << diff_report(d, *call) << repro_line(o->out, backend) << "\n"
               << repro_call_line(*call, backend) << "\n"
               << "signature: " << signature << "\n";
     return record_repro(*o, *call, verdict, signature, started);

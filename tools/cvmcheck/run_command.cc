@@ -12,6 +12,8 @@
 #include "cvmcheck/npy.h"
 #include "harness/engine/call_descriptor.h"
 #include "harness/engine/diff.h"
+#include "harness/engine/diff_report.h"
+#include "harness/findings/finding.h"
 #include "harness/engine/verdict.h"
 #include "optimized/kernels.h"
 
@@ -105,7 +107,7 @@ int run_descriptor(const CallDescriptor& descriptor, const std::string& name,
   }
   write_outputs(out, outcome);
   std::cout << report.dump() << "\n";
-  if (!diff.passed()) std::cerr << diff.report(call);
+  if (!diff.passed()) std::cerr << diff_report(diff, call);
   return diff.passed() ? kExitOk : kExitMismatch;
 }
 

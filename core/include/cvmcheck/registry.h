@@ -47,6 +47,12 @@ struct OpInfo {
   int max_inputs = 1;   // kUnbounded for variadic operators
   std::vector<AttrSpec> attrs;
   std::vector<Example> examples;
+  // The work of one call beyond reading each input element once, in units of one element read:
+  // the multiply-adds, window taps, box pairs or repeated writes of the operators that make more
+  // than one per element (ops/work.h). The campaign's schedule shares its time by this estimate
+  // (harness/engine/call_cost.h). nullptr: reading its inputs is the whole work.
+  using ExtraWork = double (*)(const nlohmann::json& attrs, const std::vector<Tensor>& inputs);
+  ExtraWork extra_work = nullptr;
 
   static constexpr int kUnbounded = -1;
 };
@@ -78,6 +84,17 @@ struct Backend {
   // run-time choice forced. Per-example test lists cover the base backend only; golden verify,
   // the campaign, the properties and the fuzz targets run every variant.
   std::string variant_of;
+  // For a dispatch variant that costs more than its base on every call, however small (a thread
+  // team on each: optimized@3's wake-ups and barriers cost more than most calls' work, and far
+  // more on a loaded machine), the k of "one call in k" the campaign runs it on; 0: by size
+  // (harness/engine/call_cost.h, variant_runs).
+  int variant_every = 0;
+  // The thread count this backend takes from the process (call descriptors record it); nullptr
+  // for one that runs a fixed count (a variant forcing its team) or one thread.
+  std::function<int()> threads;
+  // False for an external backend whose worker reports no output precision (its handshake says
+  // so): the diff then compares values, shapes, dtypes and classes, precisions not.
+  bool reports_precision = true;
   // False when the backend cannot run in a process forked after the registry was built (the
   // CUDA runtime, initialized by the device check, does not survive fork): tools that fork jobs
   // then run one process.
