@@ -4,7 +4,7 @@ namespace cvm::ref {
 
 Backend make_backend() {
   Backend backend;
-  backend.name = "reference";
+  backend.name = kReferenceBackend;
 #define CVMCHECK_FAMILY_KERNELS(family) add_##family,
   for (auto add : {CVMCHECK_FAMILIES(CVMCHECK_FAMILY_KERNELS)}) {
 #undef CVMCHECK_FAMILY_KERNELS

@@ -249,8 +249,8 @@ class CampaignRun {
     }
     auto& row = result_.table[op.name];
     count_paths(result_.paths, verdict.diff.runs, row);
-    count_outcome(row["reference"], verdict.diff.reference.kind);
-    if (verdict.diff.expectation_failure) ++row["reference"].mismatches;
+    count_outcome(row[kReferenceBackend], verdict.diff.reference.kind);
+    if (verdict.diff.expectation_failure) ++row[kReferenceBackend].mismatches;
     for (const BackendRun& run : verdict.diff.runs) {
       if (run.skipped) {
         ++row[run.backend].skipped;

@@ -30,7 +30,7 @@ std::string operator_shares(const CampaignResult& result) {
       << "calls" << std::setw(10) << "planned" << std::setw(10) << "measured" << std::setw(12)
       << "us/call" << "\n";
   for (const auto& [op, row] : result.table) {
-    const auto ref = row.find("reference");
+    const auto ref = row.find(kReferenceBackend);
     const int64_t calls = ref == row.end() ? 0 : ref->second.cases;
     const auto planned = result.planned_share.find(op);
     const auto spent = result.op_seconds.find(op);

@@ -39,11 +39,11 @@ void select_backends(const Registry& registry, const CampaignOptions& options,
                      const std::vector<const OpInfo*>& ops, CampaignResult& result) {
   std::vector<std::string> others = options.backends.empty() ? other_backends(registry)
                                                              : options.backends;
-  result.backends.push_back("reference");
+  result.backends.push_back(kReferenceBackend);
   for (const std::string& name : others) {
     const Backend* backend = registry.find_backend(name);
     check(backend != nullptr, "unknown backend '", name, "'");
-    if (name == "reference") continue;
+    if (name == kReferenceBackend) continue;
     const bool by_default = options.backends.empty() ||
                             (options.default_backends && !backend->external);
     if (by_default && !implements_any(*backend, ops)) {

@@ -16,7 +16,7 @@ bool DiffResult::agree() const {
 }
 
 std::string DiffResult::failing_backend() const {
-  if (expectation_failure) return "reference";
+  if (expectation_failure) return kReferenceBackend;
   for (const BackendRun& run : runs) {
     if (!run.skipped && run.difference) return run.backend;
   }
@@ -26,7 +26,7 @@ std::string DiffResult::failing_backend() const {
 std::vector<std::string> other_backends(const Registry& registry) {
   std::vector<std::string> names;
   for (const Backend& b : registry.backends()) {
-    if (b.name != "reference") names.push_back(b.name);
+    if (b.name != kReferenceBackend) names.push_back(b.name);
   }
   return names;
 }
@@ -70,7 +70,7 @@ DiffResult diff_against(const Registry& registry, const Call& call, Outcome refe
   const bool outputs_matter = result.reference.kind == OutcomeKind::kOk;
   const OpInfo* op = registry.find_op(call.op);
   for (const std::string& name : backends) {
-    if (name == "reference" && !run_reference) continue;
+    if (name == kReferenceBackend && !run_reference) continue;
     const Backend* backend = registry.find_backend(name);
     check(backend != nullptr, "unknown backend '", name, "'");
     BackendRun run;
@@ -103,7 +103,7 @@ DiffResult diff_against(const Registry& registry, const Call& call, Outcome refe
         }
       }
       run.difference = compare_outcomes(
-          run.outcome, outputs_matter ? result.reference : judged_reference, name, "reference");
+          run.outcome, outputs_matter ? result.reference : judged_reference, name, kReferenceBackend);
       run.seconds = seconds_between(start, ran);
       run.compare_seconds = seconds_between(ran, Clock::now());
     }
@@ -129,7 +129,7 @@ DiffResult diff_call(const Registry& registry, const Call& call,
     pending[name] = backend->external_begin(call.op, call.attrs, call.inputs);
   }
   const Clock::time_point start = Clock::now();
-  Outcome reference = run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
+  Outcome reference = run_op_outcome(registry, kReferenceBackend, call.op, call.attrs, call.inputs);
   const double reference_seconds = seconds_between(start, Clock::now());
   DiffResult result = diff_against(registry, call, std::move(reference), backends, pending,
                                    /*run_reference=*/false, expect);

@@ -12,7 +12,7 @@ std::string diff_report(const DiffResult& diff, const Call& call) {
   std::string why_not;
   const std::string failing = diff.failing_backend();
   const std::optional<std::string> descriptor =
-      compact_call_descriptor(call, failing.empty() ? "reference" : failing, &why_not);
+      compact_call_descriptor(call, failing.empty() ? kReferenceBackend : failing, &why_not);
   out << "descriptor: " << (descriptor ? *descriptor : "(none: " + why_not + ")") << "\n";
   out << "reference: " << outcome_name(diff.reference.kind)
       << (diff.reference.rule.empty() ? "" : " [" + diff.reference.rule + "]")

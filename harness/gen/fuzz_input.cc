@@ -216,7 +216,7 @@ std::string encode_generator_input(const FuzzTarget& target, const std::string& 
 std::optional<Outcome> bounded_reference(const Registry& registry, const Call& call) {
   try {
     const ScopedTensorCap cap(kFuzzMaxTensorElements);
-    return run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
+    return run_op_outcome(registry, kReferenceBackend, call.op, call.attrs, call.inputs);
   } catch (const TensorCapExceeded&) {
     return std::nullopt;
   }

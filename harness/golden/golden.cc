@@ -116,11 +116,11 @@ GoldenSummary generate_golden(const Registry& registry, const GoldenOptions& opt
       std::vector<Tensor> inputs;
       for (const ExampleTensor& t : e.inputs) inputs.push_back(to_tensor(t));
       const nlohmann::json attrs = example_attrs(e);
-      const Outcome reference = run_op_outcome(registry, "reference", op.name, attrs, inputs);
+      const Outcome reference = run_op_outcome(registry, kReferenceBackend, op.name, attrs, inputs);
       Outcome expect;
       expect.kind = e.outcome;
       for (const ExampleTensor& t : e.outputs) expect.outputs.push_back(to_tensor(t));
-      const auto difference = compare_outcomes(reference, expect, "reference", "record");
+      const auto difference = compare_outcomes(reference, expect, kReferenceBackend, "record");
       check(!difference, op.name, " example ", e.name, ": ", difference ? difference->what : "");
       // A negative example breaks exactly one rule, so the reference's id is that rule's.
       if (expect.kind == OutcomeKind::kLogicError) {
@@ -137,7 +137,7 @@ GoldenSummary generate_golden(const Registry& registry, const GoldenOptions& opt
     for (int k = 0; k < options.random_per_op; ++k) {
       const int size = options.random_per_op > 1 ? k * 100 / (options.random_per_op - 1) : 50;
       const Call call = gens->valid(rc::Random(case_seed(base, static_cast<uint64_t>(k))), size).value();
-      const Outcome reference = run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
+      const Outcome reference = run_op_outcome(registry, kReferenceBackend, call.op, call.attrs, call.inputs);
       check(reference.kind == OutcomeKind::kOk, op.name, " generated valid call ", k, " gave ",
             outcome_name(reference.kind), ": ", reference.message);
       writer.write(op.name, "random_" + std::to_string(k), call.attrs, call.inputs, reference,
@@ -151,7 +151,7 @@ GoldenSummary generate_golden(const Registry& registry, const GoldenOptions& opt
         const uint64_t seed = case_seed(base, 1000 + r * 100 + static_cast<uint64_t>(k));
         const Call call = rule.gen(rc::Random(seed), 30).value();
         const Outcome reference =
-            run_op_outcome(registry, "reference", call.op, call.attrs, call.inputs);
+            run_op_outcome(registry, kReferenceBackend, call.op, call.attrs, call.inputs);
         check(reference.kind == OutcomeKind::kLogicError, op.name, " rule ", rule.rule,
               " gave ", outcome_name(reference.kind), " on the reference");
         check(reference.rule == call.rule_id, op.name, " rule ", rule.rule, " is ", call.rule_id,

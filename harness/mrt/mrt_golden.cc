@@ -79,8 +79,8 @@ MrtGoldenSummary generate_mrt_golden(const Registry& registry, const MrtGoldenOp
           identity_case(scheme)(rc::Random(case_seed(base, static_cast<uint64_t>(k))), size)
               .value();
       std::vector<ExpansionStep> steps;
-      const Tensor final_output = expand(c, ExpansionRun{registry, "reference", &steps});
-      const auto mismatch = check_identity(registry, c, "reference");
+      const Tensor final_output = expand(c, ExpansionRun{registry, kReferenceBackend, &steps});
+      const auto mismatch = check_identity(registry, c, kReferenceBackend);
       check(!mismatch, identity, " seed ", k, ": ", mismatch.value_or(""));
       const std::string instance = identity + "/seed_" + std::to_string(k);
       for (size_t j = 0; j < steps.size(); ++j) {

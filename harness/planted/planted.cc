@@ -142,7 +142,7 @@ const std::string& planted_unreached_path() {
 void add_planted_from_env(Registry& registry) {
   const char* text = std::getenv("CVMCHECK_PLANTED");
   if (text == nullptr || *text == '\0') return;
-  const Backend* reference = registry.find_backend("reference");
+  const Backend* reference = registry.find_backend(kReferenceBackend);
   if (reference == nullptr) return;
   const std::string wanted = std::string(",") + text + ",";
   // Made first, added after: add_backend may reallocate the registry's backends, which would

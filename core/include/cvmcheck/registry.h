@@ -75,6 +75,9 @@ using ExternalCall = std::function<Outcome(const std::string& op, const nlohmann
 using ExternalBegin = std::function<std::function<Outcome()>(
     const std::string& op, const nlohmann::json& attrs, const std::vector<Tensor>& inputs)>;
 
+// The oracle's backend name (reference/): every verdict compares the other backends with it.
+inline constexpr const char* kReferenceBackend = "reference";
+
 struct Backend {
   std::string name;
   std::map<std::string, Kernel> kernels;  // by canonical operator name
