@@ -10,6 +10,9 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "registry/registry.h"
 #include "cvmcheck/case.h"
@@ -84,6 +87,29 @@ TEST(RuleIds, EveryGeneratorRuleHasAWellFormedId) {
   }
 }
 
+// A rule's name is written once, in gen::add_rule, the only way to make an InvalidGenerator: its
+// calls carry that name and its id whatever `make` returned, and the pair never parts.
+static_assert(!std::is_constructible_v<InvalidGenerator, std::string, rc::Gen<Call>>);
+static_assert(!std::is_aggregate_v<InvalidGenerator>);
+static_assert(!std::is_copy_assignable_v<InvalidGenerator>);
+
+TEST(RuleIds, AGeneratorsCallsNameTheRuleItIsRegisteredUnder) {
+  std::vector<InvalidGenerator> rules;
+  gen::add_rule(rules, "axis_duplicate", [] {
+    Call call;
+    call.op = "sum";
+    call.rule = "axis_out_of_range";  // another rule's name, overridden
+    call.rule_id = "sum.axis_out_of_range";
+    return call;
+  });
+  ASSERT_EQ(rules.size(), 1u);
+  EXPECT_EQ(rules.front().rule, "axis_duplicate");
+  const Call call = rules.front().gen(rc::Random(1), 0).value();
+  EXPECT_EQ(call.rule, "axis_duplicate");
+  EXPECT_EQ(call.rule_id, "sum.axis_duplicate");
+  EXPECT_EQ(call.expected, OutcomeKind::kLogicError);
+}
+
 // The oracle names the one rule each generated invalid call breaks, and so does every in-tree
 // backend that reports ids (all of them do).
 TEST(RuleIds, TheReferenceAndEveryInTreeBackendRaiseEachGeneratorsRule) {
@@ -97,6 +123,7 @@ TEST(RuleIds, TheReferenceAndEveryInTreeBackendRaiseEachGeneratorsRule) {
       const InvalidGenerator& g = gens->invalid[r];
       for (int k = 0; k < kDrawsPerRule; ++k) {
         const Call call = g.gen(rc::Random(1000 * r + static_cast<uint64_t>(k) + 1), 30).value();
+        ASSERT_EQ(call.rule, g.rule);
         ASSERT_EQ(call.rule_id, gen::rule_id(op.name, g.rule));
         const Outcome ref =
             run_op_outcome(registry(), "reference", call.op, call.attrs, call.inputs);
@@ -266,14 +293,17 @@ std::unique_ptr<Registry> judgement_registry() {
   return r;
 }
 
-// sum with a repeated axis: breaks sum.axis_duplicate and nothing else.
+// sum with a repeated axis: breaks sum.axis_duplicate and nothing else. Declared, it is the call
+// of a generator registered for that rule.
 Call duplicate_axis_call(bool declared) {
   Call call;
   call.op = "sum";
   call.attrs = {{"axis", "(0, 0)"}};
   call.inputs = {Tensor::from_values({2}, {1, 2}, 8, DType::kInt32)};
-  if (declared) call = gen::invalid_call(call, "axis_duplicate");
-  return call;
+  if (!declared) return call;
+  std::vector<InvalidGenerator> rules;
+  gen::add_rule(rules, "axis_duplicate", [call] { return call; });
+  return rules.front().gen(rc::Random(1), 0).value();
 }
 
 TEST(RuleJudgement, ADeclaredRuleIsCheckedOnBackendsThatReportIds) {

@@ -11,6 +11,7 @@
 namespace cvm {
 namespace {
 
+using gen::add_rule;
 using gen::draw_precision;
 
 struct BroadcastShapes {
@@ -86,58 +87,56 @@ OpGenerators broadcast_generators(const std::string& op) {
     return broadcast_call(op, s, p0, p1);
   });
 
-  g.invalid.push_back({"shapes_not_broadcastable", rc::gen::exec([=] {
-                         BroadcastShapes s = draw_shapes(256);
-                         // One right-aligned dim pair set to two different sizes, both >= 2.
-                         const size_t common = std::min(s.a.size(), s.b.size());
-                         const auto from_end = *rc::gen::inRange<size_t>(1, common + 1);
-                         const int64_t da = *rc::gen::inRange<int64_t>(2, 9);
-                         const int64_t db = 2 + (da - 2 + *rc::gen::inRange<int64_t>(1, 7)) % 7;
-                         s.a[s.a.size() - from_end] = da;
-                         s.b[s.b.size() - from_end] = db;
-                         const auto [p0, p1] = valid_precisions(op);
-                         return gen::invalid_call(broadcast_call(op, s, p0, p1),
-                                                  "shapes_not_broadcastable");
-                       })});
+  add_rule(g.invalid, "shapes_not_broadcastable", [=] {
+    BroadcastShapes s = draw_shapes(256);
+    // One right-aligned dim pair set to two different sizes, both >= 2.
+    const size_t common = std::min(s.a.size(), s.b.size());
+    const auto from_end = *rc::gen::inRange<size_t>(1, common + 1);
+    const int64_t da = *rc::gen::inRange<int64_t>(2, 9);
+    const int64_t db = 2 + (da - 2 + *rc::gen::inRange<int64_t>(1, 7)) % 7;
+    s.a[s.a.size() - from_end] = da;
+    s.b[s.b.size() - from_end] = db;
+    const auto [p0, p1] = valid_precisions(op);
+    return broadcast_call(op, s, p0, p1);
+  });
 
   if (has_precision_limit(op)) {
-    g.invalid.push_back({"output_precision_above_32", rc::gen::exec([=] {
-                           const BroadcastShapes s = draw_shapes(gen::kMaxElements);
-                           int p0 = 0, p1 = 0;
-                           if (op == "broadcast_mul") {
-                             p0 = draw_precision(1, 32);
-                             p1 = draw_precision(33 - p0, 32);
-                           } else {
-                             p0 = 32;
-                             p1 = draw_precision(1, 32);
-                           }
-                           if (*rc::gen::arbitrary<bool>()) std::swap(p0, p1);
-                           return gen::invalid_call(broadcast_call(op, s, p0, p1),
-                                                    "output_precision_above_32");
-                         })});
+    add_rule(g.invalid, "output_precision_above_32", [=] {
+      const BroadcastShapes s = draw_shapes(gen::kMaxElements);
+      int p0 = 0, p1 = 0;
+      if (op == "broadcast_mul") {
+        p0 = draw_precision(1, 32);
+        p1 = draw_precision(33 - p0, 32);
+      } else {
+        p0 = 32;
+        p1 = draw_precision(1, 32);
+      }
+      if (*rc::gen::arbitrary<bool>()) std::swap(p0, p1);
+      return broadcast_call(op, s, p0, p1);
+    });
   }
 
-  g.invalid.push_back({"output_over_element_limit", rc::gen::exec([=] {
-                         // Two legal operands of about 2^15 elements on different axes whose
-                         // broadcast has more than 2^30 elements. Zeros, built directly: drawing
-                         // 2^16 values would cost far more than the rule needs.
-                         const int rank = *rc::gen::inRange(2, 7);
-                         const int axis_a = *rc::gen::inRange(0, rank - 1);
-                         const int axis_b = *rc::gen::inRange(axis_a + 1, rank);
-                         const int64_t na = *rc::gen::inRange<int64_t>(32768, 32800);
-                         const int64_t nb = (int64_t{1} << 30) / na + 1;
-                         Shape a(static_cast<size_t>(rank), 1);
-                         Shape b(static_cast<size_t>(rank), 1);
-                         a[static_cast<size_t>(axis_a)] = na;
-                         b[static_cast<size_t>(axis_b)] = nb;
-                         if (*rc::gen::arbitrary<bool>()) std::swap(a, b);
-                         const int p = *gen::precision(1, 8);
-                         Call call;
-                         call.op = op;
-                         call.inputs.push_back(Tensor::zeros(DType::kInt8, a, p));
-                         call.inputs.push_back(Tensor::zeros(DType::kInt8, b, p));
-                         return gen::invalid_call(call, "output_over_element_limit");
-                       })});
+  add_rule(g.invalid, "output_over_element_limit", [=] {
+    // Two legal operands of about 2^15 elements on different axes whose
+    // broadcast has more than 2^30 elements. Zeros, built directly: drawing
+    // 2^16 values would cost far more than the rule needs.
+    const int rank = *rc::gen::inRange(2, 7);
+    const int axis_a = *rc::gen::inRange(0, rank - 1);
+    const int axis_b = *rc::gen::inRange(axis_a + 1, rank);
+    const int64_t na = *rc::gen::inRange<int64_t>(32768, 32800);
+    const int64_t nb = (int64_t{1} << 30) / na + 1;
+    Shape a(static_cast<size_t>(rank), 1);
+    Shape b(static_cast<size_t>(rank), 1);
+    a[static_cast<size_t>(axis_a)] = na;
+    b[static_cast<size_t>(axis_b)] = nb;
+    if (*rc::gen::arbitrary<bool>()) std::swap(a, b);
+    const int p = *gen::precision(1, 8);
+    Call call;
+    call.op = op;
+    call.inputs.push_back(Tensor::zeros(DType::kInt8, a, p));
+    call.inputs.push_back(Tensor::zeros(DType::kInt8, b, p));
+    return call;
+  });
   return g;
 }
 

@@ -13,6 +13,7 @@ namespace {
 // Largest clip bound magnitude whose output precision fits 32 bits: bitlen(2^31 - 1) + 1 = 32.
 constexpr int64_t kWidestClipBound = (int64_t{1} << 31) - 2;
 
+using gen::add_rule;
 using gen::draw_precision;
 
 // An output `precision` attribute in [1, 32], rarely 1 (which makes every output 0).
@@ -90,22 +91,21 @@ OpGenerators elemwise_generators(const std::string& op) {
     const int p1 = draw_precision(1, 31);
     return binary_call(op, shape, shape, p0, p1);
   });
-  g.invalid.push_back({"shapes_differ", rc::gen::exec([=] {
-                         Shape a = *gen::shape(1, 6, 8, 256);
-                         Shape b = different_shape(a);
-                         if (*rc::gen::arbitrary<bool>()) std::swap(a, b);
-                         const int p0 = draw_precision(1, 31);
-                         const int p1 = draw_precision(1, 31);
-                         return gen::invalid_call(binary_call(op, a, b, p0, p1), "shapes_differ");
-                       })});
-  g.invalid.push_back({"output_precision_above_32", rc::gen::exec([=] {
-                         const Shape shape = *gen::shape(1, 6);
-                         int p0 = 32;
-                         int p1 = draw_precision(1, 32);
-                         if (*rc::gen::arbitrary<bool>()) std::swap(p0, p1);
-                         return gen::invalid_call(binary_call(op, shape, shape, p0, p1),
-                                                  "output_precision_above_32");
-                       })});
+  add_rule(g.invalid, "shapes_differ", [=] {
+    Shape a = *gen::shape(1, 6, 8, 256);
+    Shape b = different_shape(a);
+    if (*rc::gen::arbitrary<bool>()) std::swap(a, b);
+    const int p0 = draw_precision(1, 31);
+    const int p1 = draw_precision(1, 31);
+    return binary_call(op, a, b, p0, p1);
+  });
+  add_rule(g.invalid, "output_precision_above_32", [=] {
+    const Shape shape = *gen::shape(1, 6);
+    int p0 = 32;
+    int p1 = draw_precision(1, 32);
+    if (*rc::gen::arbitrary<bool>()) std::swap(p0, p1);
+    return binary_call(op, shape, shape, p0, p1);
+  });
   return g;
 }
 
@@ -144,35 +144,31 @@ OpGenerators clip_generators() {
     const auto [a_min, a_max] = draw_bounds(p);
     return clip_call(p, a_min, a_max);
   });
-  g.invalid.push_back({"a_min_not_below_a_max", rc::gen::exec([] {
-                         const int p = draw_precision(1, 32);
-                         auto [a_min, a_max] = draw_bounds(p);
-                         if (*rc::gen::arbitrary<bool>()) {
-                           std::swap(a_min, a_max);
-                         } else {
-                           a_min = a_max;
-                         }
-                         return gen::invalid_call(clip_call(p, a_min, a_max),
-                                                  "a_min_not_below_a_max");
-                       })});
-  g.invalid.push_back({"output_precision_above_32", rc::gen::exec([] {
-                         // A bound of magnitude 2^31 - 1 needs 33 bits; both stay in range.
-                         const int p = draw_precision(1, 32);
-                         const int64_t other = *rc::gen::inRange<int64_t>(-kWidestClipBound,
-                                                                          kWidestClipBound + 1);
-                         const bool on_top = *rc::gen::arbitrary<bool>();
-                         const int64_t a_min = on_top ? other : -(kWidestClipBound + 1);
-                         const int64_t a_max = on_top ? kWidestClipBound + 1 : other;
-                         return gen::invalid_call(clip_call(p, a_min, a_max),
-                                                  "output_precision_above_32");
-                       })});
-  g.invalid.push_back({"a_min_below_range", rc::gen::exec([] {
-                         // INT32_MIN parses but is outside [-(2^31 - 1), 2^31 - 1].
-                         const int p = draw_precision(1, 32);
-                         const int64_t a_max = draw_bounds(p).second;
-                         return gen::invalid_call(clip_call(p, INT32_MIN, a_max),
-                                                  "a_min_below_range");
-                       })});
+  add_rule(g.invalid, "a_min_not_below_a_max", [] {
+    const int p = draw_precision(1, 32);
+    auto [a_min, a_max] = draw_bounds(p);
+    if (*rc::gen::arbitrary<bool>()) {
+      std::swap(a_min, a_max);
+    } else {
+      a_min = a_max;
+    }
+    return clip_call(p, a_min, a_max);
+  });
+  add_rule(g.invalid, "output_precision_above_32", [] {
+    // A bound of magnitude 2^31 - 1 needs 33 bits; both stay in range.
+    const int p = draw_precision(1, 32);
+    const int64_t other = *rc::gen::inRange<int64_t>(-kWidestClipBound, kWidestClipBound + 1);
+    const bool on_top = *rc::gen::arbitrary<bool>();
+    const int64_t a_min = on_top ? other : -(kWidestClipBound + 1);
+    const int64_t a_max = on_top ? kWidestClipBound + 1 : other;
+    return clip_call(p, a_min, a_max);
+  });
+  add_rule(g.invalid, "a_min_below_range", [] {
+    // INT32_MIN parses but is outside [-(2^31 - 1), 2^31 - 1].
+    const int p = draw_precision(1, 32);
+    const int64_t a_max = draw_bounds(p).second;
+    return clip_call(p, INT32_MIN, a_max);
+  });
   return g;
 }
 
@@ -190,11 +186,10 @@ OpGenerators cvm_clip_generators() {
     const int p = draw_precision();
     return cvm_clip_call(p, draw_precision_attr());
   });
-  g.invalid.push_back({"precision_attr_outside_1_32", rc::gen::exec([] {
-                         const int p = draw_precision();
-                         return gen::invalid_call(cvm_clip_call(p, *outside_1_to_32(true)),
-                                                  "precision_attr_outside_1_32");
-                       })});
+  add_rule(g.invalid, "precision_attr_outside_1_32", [] {
+    const int p = draw_precision();
+    return cvm_clip_call(p, *outside_1_to_32(true));
+  });
   return g;
 }
 
@@ -228,25 +223,22 @@ OpGenerators shift_generators(const std::string& op) {
     const auto [p, s] = valid_shift(left);
     return shift_call(op, p, draw_precision_attr(), s);
   });
-  g.invalid.push_back({"precision_attr_outside_1_32", rc::gen::exec([=] {
-                         const auto [p, s] = valid_shift(left);
-                         return gen::invalid_call(shift_call(op, p, *outside_1_to_32(true), s),
-                                                  "precision_attr_outside_1_32");
-                       })});
+  add_rule(g.invalid, "precision_attr_outside_1_32", [=] {
+    const auto [p, s] = valid_shift(left);
+    return shift_call(op, p, *outside_1_to_32(true), s);
+  });
   // For the left shift a shift_bit above 32 would also break p0 + shift_bit <= 32.
-  g.invalid.push_back({"shift_bit_outside_1_32", rc::gen::exec([=] {
-                         const int p = valid_shift(left).first;
-                         const int64_t bad_shift = *outside_1_to_32(!left);
-                         return gen::invalid_call(shift_call(op, p, draw_precision(), bad_shift),
-                                                  "shift_bit_outside_1_32");
-                       })});
+  add_rule(g.invalid, "shift_bit_outside_1_32", [=] {
+    const int p = valid_shift(left).first;
+    const int64_t bad_shift = *outside_1_to_32(!left);
+    return shift_call(op, p, draw_precision(), bad_shift);
+  });
   if (left) {
-    g.invalid.push_back({"shift_past_32_bits", rc::gen::exec([=] {
-                           const int p = draw_precision(1, 32);
-                           const int s = draw_precision(std::max(1, 33 - p), 32);
-                           return gen::invalid_call(shift_call(op, p, draw_precision(), s),
-                                                    "shift_past_32_bits");
-                         })});
+    add_rule(g.invalid, "shift_past_32_bits", [=] {
+      const int p = draw_precision(1, 32);
+      const int s = draw_precision(std::max(1, 33 - p), 32);
+      return shift_call(op, p, draw_precision(), s);
+    });
   }
   return g;
 }

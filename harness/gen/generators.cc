@@ -121,18 +121,9 @@ rc::Gen<std::string> bool_text(bool value) {
                                   : std::vector<std::string>{"false", "False", "0"});
 }
 
-InvalidGenerator rule(const std::string& rule, std::function<Call()> make) {
-  return {rule, rc::gen::exec([rule, make] { return invalid_call(make(), rule); })};
-}
+namespace {
 
-void add_rule(OpGenerators& g, const std::string& rule, std::function<Call()> make) {
-  g.invalid.push_back(gen::rule(rule, std::move(make)));
-}
-
-bool coin() { return *rc::gen::arbitrary<bool>(); }
-
-int draw_precision(int lo, int hi) { return *rc::gen::resize(100, precision(lo, hi)); }
-
+// `call` declared as breaking `rule`: its name, its id and the expected outcome logic_error.
 Call invalid_call(Call call, const std::string& rule) {
   const OpInfo* op = ops::records().find_op(call.op);
   call.rule_id = rule_id(op != nullptr ? op->name : call.op, rule);
@@ -140,6 +131,18 @@ Call invalid_call(Call call, const std::string& rule) {
   call.expected = OutcomeKind::kLogicError;
   return call;
 }
+
+}  // namespace
+
+void add_rule(std::vector<InvalidGenerator>& rules, const std::string& rule,
+              std::function<Call()> make) {
+  rules.push_back(
+      InvalidGenerator(rule, rc::gen::exec([rule, make] { return invalid_call(make(), rule); })));
+}
+
+bool coin() { return *rc::gen::arbitrary<bool>(); }
+
+int draw_precision(int lo, int hi) { return *rc::gen::resize(100, precision(lo, hi)); }
 
 std::string rule_id(const std::string& op, const std::string& rule) {
   // Generator names of global rules: common_invalid's, and operator rules that break a global
@@ -197,86 +200,76 @@ std::string malformed_text(const AttrSpec& spec) {
   return "";
 }
 
-// Applies `mutate(call, input_index)` to a valid call with at least one input.
+// A valid call (with at least one input) with one input changed by `mutate(input, index)`.
 template <typename Mutate>
-rc::Gen<Call> mutate_input(const rc::Gen<Call>& valid, const std::string& rule, Mutate mutate) {
-  return rc::gen::exec([=] {
+std::function<Call()> input_mutated(const rc::Gen<Call>& valid, Mutate mutate) {
+  return [=] {
     Call call = *valid;
     RC_PRE(!call.inputs.empty());
     const auto k = *rc::gen::inRange<size_t>(0, call.inputs.size());
     mutate(call.inputs[k], k);
-    return invalid_call(call, rule);
-  });
+    return call;
+  };
+}
+
+// A valid call changed by `change(call)`.
+template <typename Change>
+std::function<Call()> changed(const rc::Gen<Call>& valid, Change change) {
+  return [=] {
+    Call call = *valid;
+    change(call);
+    return call;
+  };
 }
 
 }  // namespace
 
 std::vector<InvalidGenerator> common_invalid(const OpInfo& op, const rc::Gen<Call>& valid) {
   std::vector<InvalidGenerator> out;
-  out.push_back({"value_outside_precision",
-                 mutate_input(valid, "value_outside_precision", [](Tensor& t, size_t) {
-                   // -(alpha(p)+1) fits the storage for int8 (p <= 8) and int32 (INT32_MIN at 32).
-                   const int32_t outside = static_cast<int32_t>(-(alpha(t.precision()) + 1));
-                   const auto i = *rc::gen::inRange<int64_t>(0, t.size());
-                   std::vector<int32_t> values = t.values();
-                   values[static_cast<size_t>(i)] = outside;
-                   t = Tensor::from_values(t.shape(), values, t.precision(), t.dtype());
-                 })});
-  out.push_back({"precision_0", mutate_input(valid, "precision_0",
-                                             [](Tensor& t, size_t) { t.set_precision(0); })});
-  out.push_back({"precision_33", mutate_input(valid, "precision_33",
-                                              [](Tensor& t, size_t) { t.set_precision(33); })});
-  out.push_back({"int8_precision_above_8",
-                 mutate_input(valid, "int8_precision_above_8", [](Tensor& t, size_t) {
-                   std::vector<int32_t> values = t.values();
-                   for (int32_t& v : values) v = std::clamp(v, -127, 127);
-                   t = Tensor::from_values(t.shape(), values, *rc::gen::inRange(9, 33),
-                                           DType::kInt8);
-                 })});
+  add_rule(out, "value_outside_precision", input_mutated(valid, [](Tensor& t, size_t) {
+             // -(alpha(p)+1) fits the storage for int8 (p <= 8) and int32 (INT32_MIN at 32).
+             const int32_t outside = static_cast<int32_t>(-(alpha(t.precision()) + 1));
+             const auto i = *rc::gen::inRange<int64_t>(0, t.size());
+             std::vector<int32_t> values = t.values();
+             values[static_cast<size_t>(i)] = outside;
+             t = Tensor::from_values(t.shape(), values, t.precision(), t.dtype());
+           }));
+  add_rule(out, "precision_0", input_mutated(valid, [](Tensor& t, size_t) { t.set_precision(0); }));
+  add_rule(out, "precision_33",
+           input_mutated(valid, [](Tensor& t, size_t) { t.set_precision(33); }));
+  add_rule(out, "int8_precision_above_8", input_mutated(valid, [](Tensor& t, size_t) {
+             std::vector<int32_t> values = t.values();
+             for (int32_t& v : values) v = std::clamp(v, -127, 127);
+             t = Tensor::from_values(t.shape(), values, *rc::gen::inRange(9, 33), DType::kInt8);
+           }));
   if (op.max_inputs != OpInfo::kUnbounded) {
-    out.push_back({"one_input_too_many", rc::gen::exec([=] {
-                     Call call = *valid;
-                     RC_PRE(!call.inputs.empty());
-                     call.inputs.push_back(call.inputs.back());
-                     while (static_cast<int>(call.inputs.size()) <= op.max_inputs) {
-                       call.inputs.push_back(call.inputs.back());
-                     }
-                     return invalid_call(call, "one_input_too_many");
-                   })});
+    add_rule(out, "one_input_too_many", changed(valid, [max = op.max_inputs](Call& call) {
+               RC_PRE(!call.inputs.empty());
+               call.inputs.push_back(call.inputs.back());
+               while (static_cast<int>(call.inputs.size()) <= max) {
+                 call.inputs.push_back(call.inputs.back());
+               }
+             }));
   }
   if (op.min_inputs > 0) {
-    out.push_back({"one_input_too_few", rc::gen::exec([=] {
-                     Call call = *valid;
-                     call.inputs.resize(static_cast<size_t>(op.min_inputs - 1));
-                     return invalid_call(call, "one_input_too_few");
-                   })});
+    add_rule(out, "one_input_too_few", changed(valid, [min = op.min_inputs](Call& call) {
+               call.inputs.resize(static_cast<size_t>(min - 1));
+             }));
   }
-  out.push_back({"unknown_attribute", rc::gen::exec([=] {
-                   Call call = *valid;
-                   call.attrs["no_such_attribute"] = "1";
-                   return invalid_call(call, "unknown_attribute");
-                 })});
+  add_rule(out, "unknown_attribute",
+           changed(valid, [](Call& call) { call.attrs["no_such_attribute"] = "1"; }));
   for (const AttrSpec& spec : op.attrs) {
     const std::string name = spec.name;
     const std::string malformed = malformed_text(spec);
     if (!malformed.empty()) {
-      out.push_back({"malformed_" + name, rc::gen::exec([=] {
-                       Call call = *valid;
-                       call.attrs[name] = malformed;
-                       return invalid_call(call, "malformed_" + name);
-                     })});
+      add_rule(out, "malformed_" + name,
+               changed(valid, [name, malformed](Call& call) { call.attrs[name] = malformed; }));
     }
-    out.push_back({"non_string_" + name, rc::gen::exec([=] {
-                     Call call = *valid;
-                     call.attrs[name] = 1;
-                     return invalid_call(call, "non_string_" + name);
-                   })});
+    add_rule(out, "non_string_" + name,
+             changed(valid, [name](Call& call) { call.attrs[name] = 1; }));
     if (!spec.default_text) {
-      out.push_back({"missing_" + name, rc::gen::exec([=] {
-                       Call call = *valid;
-                       call.attrs.erase(name);
-                       return invalid_call(call, "missing_" + name);
-                     })});
+      add_rule(out, "missing_" + name,
+               changed(valid, [name](Call& call) { call.attrs.erase(name); }));
     }
   }
   return out;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cvmcheck/op_list.h"
@@ -19,9 +20,27 @@
 
 namespace cvm {
 
-struct InvalidGenerator {
-  std::string rule;       // e.g. "axis_out_of_range"
-  rc::Gen<Call> gen;      // calls breaking that rule; expected outcome logic_error
+class InvalidGenerator;
+
+namespace gen {
+// Appends the generator of calls breaking `rule` to `rules`: each call is `make()` with the
+// rule's name, its id (rule_id below) and the expected outcome logic_error set. The one way to
+// make an InvalidGenerator, so a generator's calls always name the rule it is listed under.
+void add_rule(std::vector<InvalidGenerator>& rules, const std::string& rule,
+              std::function<Call()> make);
+}  // namespace gen
+
+// Fixed once made: a rule's name and its generator never part.
+class InvalidGenerator {
+ public:
+  const std::string rule;   // e.g. "axis_out_of_range"
+  const rc::Gen<Call> gen;  // calls breaking that rule; expected outcome logic_error
+
+ private:
+  InvalidGenerator(std::string rule, rc::Gen<Call> gen)
+      : rule(std::move(rule)), gen(std::move(gen)) {}
+  friend void gen::add_rule(std::vector<InvalidGenerator>& rules, const std::string& rule,
+                            std::function<Call()> make);
 };
 
 struct OpGenerators {
@@ -112,15 +131,9 @@ rc::Gen<std::string> bool_text(bool value);
 // malformed attribute value for each schema entry.
 std::vector<InvalidGenerator> common_invalid(const OpInfo& op, const rc::Gen<Call>& valid);
 
-// A Call with expected outcome logic_error breaking `rule` (a generator's rule name), with the
-// rule's id (rule_id below) set.
-Call invalid_call(Call call, const std::string& rule);
-
-// The generator record's helpers, drawn inside a generator (rc::gen::exec) or a property.
-// The generator of calls breaking `rule`: each is `make()` made an invalid_call of that rule.
-InvalidGenerator rule(const std::string& rule, std::function<Call()> make);
-// Adds rule(rule, make) to g's invalid generators.
-void add_rule(OpGenerators& g, const std::string& rule, std::function<Call()> make);
+// The generator record's helpers: add_rule (above) registers a rule, written
+// `add_rule(g.invalid, "axis_out_of_range", [=] { ...; return call; })`, the rule's name once;
+// the ones below are drawn inside a generator (rc::gen::exec, a rule's `make`) or a property.
 // A fair coin.
 bool coin();
 // A precision in [lo, hi] drawn at full size: RapidCheck scales gen::inRange with the case

@@ -41,43 +41,43 @@ int product_room(int64_t terms, bool use_bias) {
 // The rules conv2d and dense share. A draw has use_bias, p_data, p_weight, p_bias, terms()
 // (products per output) and outputs() (channels or units); the call's inputs are X, W[, B].
 template <typename DrawFn, typename CallFn>
-void add_product_rules(std::vector<InvalidGenerator>& out, DrawFn draw, CallFn make_call) {
-  out.push_back(rule("use_bias_disagrees_with_input_count", [=] {
+void add_product_rules(std::vector<InvalidGenerator>& rules, DrawFn draw, CallFn make_call) {
+  add_rule(rules, "use_bias_disagrees_with_input_count", [=] {
     const auto d = draw();
     Call call = make_call(d);
     call.attrs["use_bias"] = *gen::bool_text(!d.use_bias);
     return call;
-  }));
-  out.push_back(rule("weight_shape_mismatch", [=] {
+  });
+  add_rule(rules, "weight_shape_mismatch", [=] {
     const auto d = draw();
     Call call = make_call(d);
     call.inputs[1] = tensor(perturbed(call.inputs[1].shape()), d.p_weight);
     return call;
-  }));
-  out.push_back(rule("bias_shape_mismatch", [=] {
+  });
+  add_rule(rules, "bias_shape_mismatch", [=] {
     auto d = draw();
     d.use_bias = true;
     Call call = make_call(d);
     call.inputs[2] = tensor(wrong_bias_shape(d.outputs()), d.p_bias);
     return call;
-  }));
+  });
   // The output precision stays <= 32, so only the operand rule is broken.
-  out.push_back(rule("data_precision_above_8", [=] {
+  add_rule(rules, "data_precision_above_8", [=] {
     auto d = draw();
     d.p_data = static_cast<int>(pick(9, product_room(d.terms(), d.use_bias) - d.p_weight));
     return make_call(d);
-  }));
-  out.push_back(rule("weight_precision_above_8", [=] {
+  });
+  add_rule(rules, "weight_precision_above_8", [=] {
     auto d = draw();
     d.p_weight = static_cast<int>(pick(9, product_room(d.terms(), d.use_bias) - d.p_data));
     return make_call(d);
-  }));
-  out.push_back(rule("output_precision_above_32", [=] {
+  });
+  add_rule(rules, "output_precision_above_32", [=] {
     auto d = draw();
     d.use_bias = true;
     d.p_bias = 32;  // max(..., 32) + 1 = 33
     return make_call(d);
-  }));
+  });
 }
 
 // ---------------------------------------------------------------------------------- conv2d
@@ -294,28 +294,27 @@ void conv_span_past_int32(ConvDraw& d, bool on_h) {
 OpGenerators conv2d_generators() {
   OpGenerators g;
   g.valid = rc::gen::exec(conv_valid);
-  auto& out = g.invalid;
-  add_product_rules(out, draw_conv, conv_call);
-  out.push_back(rule("data_not_4d", [] {
+  add_product_rules(g.invalid, draw_conv, conv_call);
+  add_rule(g.invalid, "data_not_4d", [] {
     const ConvDraw d = draw_conv();
     Call call = conv_call(d);
     call.inputs[0] = tensor_not_of_rank(4, d.p_data);
     return call;
-  }));
+  });
   // channels <= 0 cannot match any weight tensor, whose dims are >= 1.
-  out.push_back(rule("channels_below_1", [] {
+  add_rule(g.invalid, "channels_below_1", [] {
     const ConvDraw d = draw_conv();
     Call call = conv_call(d);
     call.attrs["channels"] = std::to_string(one_of({0, -1, -d.channels, kInt32Min}));
     return call;
-  }));
-  out.push_back(rule("groups_below_1", [] {
+  });
+  add_rule(g.invalid, "groups_below_1", [] {
     const ConvDraw d = draw_conv();
     Call call = conv_call(d);
     call.attrs["groups"] = std::to_string(one_of({0, -1, -d.groups, kInt32Min}));
     return call;
-  }));
-  out.push_back(rule("in_channels_not_divisible_by_groups", [] {
+  });
+  add_rule(g.invalid, "in_channels_not_divisible_by_groups", [] {
     ConvDraw d = draw_conv();
     d.batch = 1;
     d.groups = pick(2, 4);
@@ -323,60 +322,60 @@ OpGenerators conv2d_generators() {
     d.in_channels = d.groups * whole + pick(1, d.groups - 1);
     d.channels = d.groups * pick(1, 2);
     return conv_call(d);  // the weight is shaped with floor(C / groups)
-  }));
-  out.push_back(rule("channels_not_divisible_by_groups", [] {
+  });
+  add_rule(g.invalid, "channels_not_divisible_by_groups", [] {
     ConvDraw d = draw_conv();
     d.groups = pick(2, 3);
     d.in_channels = d.groups * pick(1, 2);
     const int64_t whole = pick(1, 2);  // one draw per statement (evaluation order)
     d.channels = d.groups * whole + pick(1, d.groups - 1);
     return conv_call(d);
-  }));
-  out.push_back(rule("kernel_size_wrong_length", [] {
+  });
+  add_rule(g.invalid, "kernel_size_wrong_length", [] {
     const ConvDraw d = draw_conv();
     Call call = conv_call(d);
     call.attrs["kernel_size"] = *gen::tuple_text(wrong_length({d.h.kernel, d.w.kernel}));
     return call;
-  }));
-  out.push_back(rule("kernel_size_below_1", [] {
+  });
+  add_rule(g.invalid, "kernel_size_below_1", [] {
     const ConvDraw d = draw_conv();
     Call call = conv_call(d);
     std::vector<int64_t> kernel = {d.h.kernel, d.w.kernel};
     kernel[static_cast<size_t>(pick(0, 1))] = one_of({0, -1, kInt64Min});
     call.attrs["kernel_size"] = *gen::tuple_text(kernel);
     return call;
-  }));
-  add_pair_rules(out, "strides", 1, "strides_below_1", [] {
+  });
+  add_pair_rules(g.invalid, "strides", 1, "strides_below_1", [] {
     const ConvDraw d = draw_conv();
     return std::make_pair(conv_call(d), std::vector<int64_t>{d.h.stride, d.w.stride});
   });
-  add_pair_rules(out, "padding", 0, "padding_negative", [] {
+  add_pair_rules(g.invalid, "padding", 0, "padding_negative", [] {
     const ConvDraw d = draw_conv();
     return std::make_pair(conv_call(d), std::vector<int64_t>{d.h.pad, d.w.pad});
   });
-  add_pair_rules(out, "dilation", 1, "dilation_below_1", [] {
+  add_pair_rules(g.invalid, "dilation", 1, "dilation_below_1", [] {
     const ConvDraw d = draw_conv();
     return std::make_pair(conv_call(d), std::vector<int64_t>{d.h.dilation, d.w.dilation});
   });
-  out.push_back(rule("kernel_exceeds_padded_input", [] {
+  add_rule(g.invalid, "kernel_exceeds_padded_input", [] {
     ConvDraw d = draw_conv();
     const ConvAxis not_fitting = conv_axis_not_fitting();  // drawn before the coin (golden)
     const bool on_h = coin();
     (on_h ? d.h : d.w) = not_fitting;
     if (gen::aiming() && *rc::gen::inRange(0, 3) != 0) conv_span_past_int32(d, on_h);
     return conv_call(d);
-  }));
+  });
   const std::vector<std::pair<std::string, std::vector<std::string>>> strings = {
       {"layout", {"NHWC", "nchw", "NCHW4c", "CHWN"}},
       {"kernel_layout", {"HWIO", "OHWI", "oihw"}},
       {"out_layout", {"NHWC", "", "__UNDEF__"}},
       {"out_dtype", {"int8", "float32", "int64", "Same"}}};
   for (const auto& attr_values : strings) {
-    out.push_back(rule(attr_values.first + "_unsupported", [attr_values] {
+    add_rule(g.invalid, attr_values.first + "_unsupported", [attr_values] {
       Call call = conv_valid();
       call.attrs[attr_values.first] = text_of(attr_values.second);
       return call;
-    }));
+    });
   }
   return g;
 }
@@ -423,20 +422,19 @@ namespace {
 OpGenerators dense_generators() {
   OpGenerators g;
   g.valid = rc::gen::exec([] { return dense_call(draw_dense()); });
-  auto& out = g.invalid;
-  add_product_rules(out, draw_dense, dense_call);
-  out.push_back(rule("units_below_1", [] {
+  add_product_rules(g.invalid, draw_dense, dense_call);
+  add_rule(g.invalid, "units_below_1", [] {
     const DenseDraw d = draw_dense();
     Call call = dense_call(d);
     call.attrs["units"] = std::to_string(one_of({0, -1, -d.units, kInt32Min}));
     return call;
-  }));
-  out.push_back(rule("data_not_2d", [] {
+  });
+  add_rule(g.invalid, "data_not_2d", [] {
     const DenseDraw d = draw_dense();
     Call call = dense_call(d);
     call.inputs[0] = tensor_not_of_rank(2, d.p_data);
     return call;
-  }));
+  });
   return g;
 }
 

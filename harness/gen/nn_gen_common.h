@@ -17,9 +17,9 @@ using gen::kInt64Max;
 using gen::kInt64Min;
 inline constexpr int64_t kTopAttr = kMaxAttr - 1;  // 4095, the largest valid padding/stride/dilation
 
+using gen::add_rule;
 using gen::coin;
 using gen::draw_precision;
-using gen::rule;
 
 // Uniform in [lo, hi], both inclusive (rapidcheck's inRange excludes its upper end).
 inline int64_t pick(int64_t lo, int64_t hi) { return *rc::gen::inRange<int64_t>(lo, hi + 1); }
@@ -60,26 +60,26 @@ inline Tensor tensor_not_of_rank(int rank, int p) {
 // The three rules of a pair attribute with entries in [lo, 4096): its length, an entry below lo,
 // an entry above 4095. `draw` gives a valid call and the pair's current value.
 template <typename Draw>
-void add_pair_rules(std::vector<InvalidGenerator>& out, const std::string& attr, int64_t lo,
+void add_pair_rules(std::vector<InvalidGenerator>& rules, const std::string& attr, int64_t lo,
                     const std::string& below_rule, Draw draw) {
-  out.push_back(rule(attr + "_wrong_length", [=] {
+  add_rule(rules, attr + "_wrong_length", [=] {
     auto [call, pair] = draw();
     call.attrs[attr] = *gen::tuple_text(wrong_length(pair));
     return call;
-  }));
-  out.push_back(rule(below_rule, [=] {
+  });
+  add_rule(rules, below_rule, [=] {
     auto [call, pair] = draw();
     pair[static_cast<size_t>(pick(0, 1))] = one_of({lo - 1, lo - 2, -kMaxAttr, kInt64Min});
     call.attrs[attr] = *gen::tuple_text(pair);
     return call;
-  }));
-  out.push_back(rule(attr + "_above_4095", [=] {
+  });
+  add_rule(rules, attr + "_above_4095", [=] {
     auto [call, pair] = draw();
     pair[static_cast<size_t>(pick(0, 1))] = one_of({kMaxAttr, kMaxAttr + 1, int64_t{1} << 40,
                                                     kInt64Max});
     call.attrs[attr] = *gen::tuple_text(pair);
     return call;
-  }));
+  });
 }
 
 // A conv2d call as drawn (harness/gen/nn_gen.cc): one spatial axis, then the whole call.

@@ -113,27 +113,29 @@ ConvDraw conv_at_scale_draw() {
 }  // namespace
 
 std::vector<InvalidGenerator> nn_gen::dense_at_scale() {
-  return {rule("data_value_outside_precision_at_scale",
-               [] {
-                 const DenseDraw d = dense_at_scale_draw();
-                 return with_bad_value(dense_call(d), 0, d.depth);
-               }),
-          rule("weight_value_outside_precision_at_scale", [] {
-            const DenseDraw d = dense_at_scale_draw();
-            return with_bad_value(dense_call(d), 1, d.depth);
-          })};
+  std::vector<InvalidGenerator> rules;
+  add_rule(rules, "data_value_outside_precision_at_scale", [] {
+    const DenseDraw d = dense_at_scale_draw();
+    return with_bad_value(dense_call(d), 0, d.depth);
+  });
+  add_rule(rules, "weight_value_outside_precision_at_scale", [] {
+    const DenseDraw d = dense_at_scale_draw();
+    return with_bad_value(dense_call(d), 1, d.depth);
+  });
+  return rules;
 }
 
 std::vector<InvalidGenerator> nn_gen::conv2d_at_scale() {
-  return {rule("data_value_outside_precision_at_scale",
-               [] {
-                 const ConvDraw d = conv_at_scale_draw();
-                 return with_bad_value(conv_call(d), 0, d.h.in * d.w.in);
-               }),
-          rule("weight_value_outside_precision_at_scale", [] {
-            const ConvDraw d = conv_at_scale_draw();
-            return with_bad_value(conv_call(d), 1, d.terms());
-          })};
+  std::vector<InvalidGenerator> rules;
+  add_rule(rules, "data_value_outside_precision_at_scale", [] {
+    const ConvDraw d = conv_at_scale_draw();
+    return with_bad_value(conv_call(d), 0, d.h.in * d.w.in);
+  });
+  add_rule(rules, "weight_value_outside_precision_at_scale", [] {
+    const ConvDraw d = conv_at_scale_draw();
+    return with_bad_value(conv_call(d), 1, d.terms());
+  });
+  return rules;
 }
 
 }  // namespace cvm

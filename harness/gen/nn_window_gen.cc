@@ -102,43 +102,42 @@ PoolAxis pool_axis_last_window_outside() {
 OpGenerators max_pool2d_generators() {
   OpGenerators g;
   g.valid = rc::gen::exec([] { return pool_call(draw_pool(coin())); });
-  auto& out = g.invalid;
-  out.push_back(rule("data_not_4d", [] {
+  add_rule(g.invalid, "data_not_4d", [] {
     const PoolDraw d = draw_pool(coin());
     Call call = pool_call(d);
     call.inputs[0] = tensor_not_of_rank(4, d.p);
     return call;
-  }));
-  out.push_back(rule("pool_size_wrong_length", [] {
+  });
+  add_rule(g.invalid, "pool_size_wrong_length", [] {
     const PoolDraw d = draw_pool(coin());
     Call call = pool_call(d);
     call.attrs["pool_size"] = *gen::tuple_text(wrong_length({d.h.pool, d.w.pool}));
     return call;
-  }));
-  out.push_back(rule("pool_size_exceeds_padded_input", [] {
+  });
+  add_rule(g.invalid, "pool_size_exceeds_padded_input", [] {
     PoolAxis a = draw_pool_axis(false);
     const int64_t padded = a.in + 2 * a.pad;
     a.pool = *rc::gen::weightedElement<int64_t>(
         {{4, pick(padded + 1, padded + 4)}, {1, kInt64Max}});
     return pool_call(pool_with_axis(a, coin()));
-  }));
+  });
   // Includes pool sizes <= 0, which no padding >= 0 can be below.
-  out.push_back(rule("padding_not_below_pool_size", [] {
+  add_rule(g.invalid, "padding_not_below_pool_size", [] {
     PoolAxis a = draw_pool_axis(false);
     a.pool = *rc::gen::weightedElement<int64_t>({{4, pick(1, 3)}, {1, 0}, {1, -1}, {1, kInt64Min}});
     a.pad = a.pool >= 1 ? pick(a.pool, a.pool + 2) : pick(0, 2);
     a.in = std::max(a.in, a.pool);
     return pool_call(pool_with_axis(a, coin()));
-  }));
-  out.push_back(rule("padding_wrong_length", [] {
+  });
+  add_rule(g.invalid, "padding_wrong_length", [] {
     const PoolDraw d = draw_pool(coin());
     Call call = pool_call(d);
     std::vector<int64_t> pads = {d.h.pad, d.w.pad};
     pads.resize(static_cast<size_t>(one_of({0, 3, 4})), d.h.pad);
     call.attrs["padding"] = *gen::tuple_text(pads);
     return call;
-  }));
-  out.push_back(rule("padding_negative", [] {
+  });
+  add_rule(g.invalid, "padding_negative", [] {
     PoolAxis a = draw_pool_axis(false);
     a.pad = *rc::gen::weightedElement<int64_t>({{3, -1}, {1, -kMaxAttr}, {1, kInt64Min}});
     if (a.pad == -1) {  // keep the pool within the (shrunk) input: only the range is broken
@@ -146,25 +145,24 @@ OpGenerators max_pool2d_generators() {
       a.pool = pick(1, a.in - 2);
     }
     return pool_call(pool_with_axis(a, false));
-  }));
-  out.push_back(rule("padding_above_4095", [] {
+  });
+  add_rule(g.invalid, "padding_above_4095", [] {
     PoolAxis a = draw_pool_axis(false);
     a.pad = *rc::gen::weightedElement<int64_t>({{3, kMaxAttr}, {1, kInt64Max}});
     if (a.pad == kMaxAttr) a.pool = pick(kMaxAttr + 1, a.in + 2 * kMaxAttr);
     return pool_call(pool_with_axis(a, false));
-  }));
-  add_pair_rules(out, "strides", 1, "strides_below_1", [] {
+  });
+  add_pair_rules(g.invalid, "strides", 1, "strides_below_1", [] {
     const PoolDraw d = draw_pool(coin());
     return std::make_pair(pool_call(d), std::vector<int64_t>{d.h.stride, d.w.stride});
   });
-  out.push_back(rule("ceil_mode_last_window_outside", [] {
-    return pool_call(pool_with_axis(pool_axis_last_window_outside(), true));
-  }));
-  out.push_back(rule("layout_unsupported", [] {
+  add_rule(g.invalid, "ceil_mode_last_window_outside",
+           [] { return pool_call(pool_with_axis(pool_axis_last_window_outside(), true)); });
+  add_rule(g.invalid, "layout_unsupported", [] {
     Call call = pool_call(draw_pool(coin()));
     call.attrs["layout"] = text_of({"NHWC", "nchw", "NCHW4c"});
     return call;
-  }));
+  });
   return g;
 }
 
@@ -197,40 +195,39 @@ Call upsampling_valid() {
 OpGenerators upsampling_generators() {
   OpGenerators g;
   g.valid = rc::gen::exec(upsampling_valid);
-  auto& out = g.invalid;
-  out.push_back(rule("data_not_4d", [] {
+  add_rule(g.invalid, "data_not_4d", [] {
     Call call = upsampling_valid();
     call.inputs[0] = tensor_not_of_rank(4, call.inputs[0].precision());
     return call;
-  }));
-  out.push_back(rule("scale_below_1", [] {
+  });
+  add_rule(g.invalid, "scale_below_1", [] {
     Call call = upsampling_valid();
     call.attrs["scale"] = std::to_string(one_of({0, -1, -kTopAttr, kInt32Min}));
     return call;
-  }));
-  out.push_back(rule("scale_above_4095", [] {
+  });
+  add_rule(g.invalid, "scale_above_4095", [] {
     Call call = upsampling_valid();
     call.attrs["scale"] = std::to_string(one_of({kMaxAttr, kMaxAttr + 1, kInt32Max}));
     return call;
-  }));
+  });
   // Over 2^30 output elements (a dim over 2^24 needs an input too large to generate).
-  out.push_back(rule("output_over_limits", [] {
+  add_rule(g.invalid, "output_over_limits", [] {
     const int64_t scale = pick(2048, kTopAttr);
     const int64_t needed = kMaxElements / (scale * scale) + 1;  // <= 257 input elements
     const int64_t chans = pick(1, 2), height = pick(1, 8);
     const int64_t width = (needed + chans * height - 1) / (chans * height) + pick(0, 2);
     return upsampling_call(scale, {1, chans, height, width}, draw_precision(1, 32));
-  }));
-  out.push_back(rule("layout_unsupported", [] {
+  });
+  add_rule(g.invalid, "layout_unsupported", [] {
     Call call = upsampling_valid();
     call.attrs["layout"] = text_of({"NHWC", "nchw"});
     return call;
-  }));
-  out.push_back(rule("method_unsupported", [] {
+  });
+  add_rule(g.invalid, "method_unsupported", [] {
     Call call = upsampling_valid();
     call.attrs["method"] = text_of({"BILINEAR", "nearest_neighbor", "NEAREST"});
     return call;
-  }));
+  });
   return g;
 }
 

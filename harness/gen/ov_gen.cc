@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <utility>
 
 #include "harness/gen/generators.h"
 
@@ -236,11 +237,11 @@ std::vector<size_t> steps_of_kind(const StridedSliceDraw& d, StepKind kind) {
   return found;
 }
 
-using gen::rule;
+using gen::add_rule;
 
 std::vector<InvalidGenerator> slice_invalid() {
   std::vector<InvalidGenerator> rules;
-  rules.push_back(rule("begin_end_length_mismatch", [] {
+  add_rule(rules, "begin_end_length_mismatch", [] {
     const StridedSliceDraw d = draw_slice({});
     Call call = slice_call(d);
     std::vector<int64_t> end = column(d, &Step::end);
@@ -251,8 +252,8 @@ std::vector<InvalidGenerator> slice_invalid() {
     }
     call.attrs["end"] = *gen::tuple_text(end);
     return call;
-  }));
-  rules.push_back(rule("stride_length_mismatch", [] {
+  });
+  add_rule(rules, "stride_length_mismatch", [] {
     const StridedSliceDraw d = draw_slice({});
     Call call = slice_call(d);
     std::vector<int64_t> stride = column(d, &Step::stride);
@@ -264,16 +265,16 @@ std::vector<InvalidGenerator> slice_invalid() {
     }
     call.attrs["stride"] = *gen::tuple_text(stride);
     return call;
-  }));
-  rules.push_back(rule("stride_zero", [] {
+  });
+  add_rule(rules, "stride_zero", [] {
     const StridedSliceDraw d = draw_slice({.need_slice = true});
     Call call = slice_call(d);
     std::vector<int64_t> stride = column(d, &Step::stride);
     stride[*rc::gen::inRange<size_t>(0, stride.size())] = 0;
     call.attrs["stride"] = *gen::tuple_text(stride);
     return call;
-  }));
-  rules.push_back(rule("mask_value_not_0_or_1", [] {
+  });
+  add_rule(rules, "mask_value_not_0_or_1", [] {
     const StridedSliceDraw d = draw_slice({});
     Call call = slice_call(d);
     const int k = *rc::gen::inRange(0, static_cast<int>(kMaskCount));
@@ -288,13 +289,13 @@ std::vector<InvalidGenerator> slice_invalid() {
     bits[at] = *rc::gen::elementOf(std::vector<int64_t>{2, -1, 3, 1234, kMin64, kMax64});
     call.attrs[kMaskNames[static_cast<size_t>(k)]] = *gen::tuple_text(bits);
     return call;
-  }));
-  rules.push_back(rule("more_than_one_ellipsis", [] {
+  });
+  add_rule(rules, "more_than_one_ellipsis", [] {
     StridedSliceDraw d = draw_slice({.force_ellipsis = true});
     insert_at_random(d.steps, marker_step(StepKind::kEllipsis));
     return slice_call(d);
-  }));
-  rules.push_back(rule("two_masks_at_one_step", [] {
+  });
+  add_rule(rules, "two_masks_at_one_step", [] {
     StridedSliceDraw d = draw_slice({.force_ellipsis = true});
     // (step, mask bit) pairs whose setting makes that step carry two conflicting masks
     // without adding a second ellipsis.
@@ -310,8 +311,8 @@ std::vector<InvalidGenerator> slice_invalid() {
     const auto [step, bit] = *rc::gen::elementOf(choices);
     d.steps[step].bits[bit] = 1;
     return slice_call(d);
-  }));
-  rules.push_back(rule("more_steps_than_input_axes", [] {
+  });
+  add_rule(rules, "more_steps_than_input_axes", [] {
     StridedSliceDraw d = draw_slice({});
     const auto real = static_cast<int64_t>(steps_of_kind(d, StepKind::kSlice).size() +
                                            steps_of_kind(d, StepKind::kShrink).size());
@@ -321,15 +322,15 @@ std::vector<InvalidGenerator> slice_invalid() {
     unit.end = 1;
     for (int64_t k = 0; k < extra; ++k) d.steps.push_back(unit);
     return slice_call(d);
-  }));
-  rules.push_back(rule("shrink_index_out_of_range", [] {
+  });
+  add_rule(rules, "shrink_index_out_of_range", [] {
     StridedSliceDraw d = draw_slice({.need_shrink = true});
     Step& s = d.steps[*rc::gen::elementOf(steps_of_kind(d, StepKind::kShrink))];
     const int64_t n = s.axis_size;
     s.begin = *rc::gen::elementOf(std::vector<int64_t>{n, n + 1, kMax64, -n - 1, -n - 2, kMin64});
     return slice_call(d);
-  }));
-  rules.push_back(rule("empty_slice", [] {
+  });
+  add_rule(rules, "empty_slice", [] {
     StridedSliceDraw d = draw_slice({.need_slice = true});
     Step& s = d.steps[*rc::gen::elementOf(steps_of_kind(d, StepKind::kSlice))];
     const int64_t n = s.axis_size;
@@ -344,14 +345,14 @@ std::vector<InvalidGenerator> slice_invalid() {
       spell_end(s, *rc::gen::inRange<int64_t>(b, n + 1));
     }
     return slice_call(d);
-  }));
-  rules.push_back(rule("output_above_6_dims", [] {
+  });
+  add_rule(rules, "output_above_6_dims", [] {
     StridedSliceDraw d = draw_slice({});
     const int extra = 7 - d.out_ndim + *rc::gen::inRange(0, 3);
     for (int k = 0; k < extra; ++k) insert_at_random(d.steps, marker_step(StepKind::kNewAxis));
     return slice_call(d);
-  }));
-  rules.push_back(rule("output_0_dims", [] {
+  });
+  add_rule(rules, "output_0_dims", [] {
     // Every axis shrunk and no new axis; an explicit ellipsis then covers no axis.
     StridedSliceDraw d;
     d.shape = *gen::shape(1, 6);
@@ -359,7 +360,7 @@ std::vector<InvalidGenerator> slice_invalid() {
     if (*rc::gen::arbitrary<bool>()) insert_at_random(d.steps, marker_step(StepKind::kEllipsis));
     draw_tails(d);
     return slice_call(d);
-  }));
+  });
   return rules;
 }
 
@@ -369,7 +370,7 @@ void add_ov_generators(GeneratorTable& table) {
   OpGenerators g;
   g.valid = rc::gen::exec([] { return slice_call(draw_slice({})); });
   g.invalid = slice_invalid();
-  table["ov_strided_slice"] = g;
+  table["ov_strided_slice"] = std::move(g);
 }
 
 }  // namespace cvm

@@ -6,6 +6,8 @@
 namespace cvm {
 namespace {
 
+using gen::add_rule;
+
 struct ReduceDraw {
   Shape shape;
   std::vector<int64_t> axes;
@@ -52,29 +54,26 @@ OpGenerators reduce_generators(const std::string& op) {
     const int p = *gen::precision(1, is_sum ? max_sum_precision(d.ratio) : 32);
     return reduce_call(op, d, p);
   });
-  g.invalid.push_back({"axis_out_of_range", rc::gen::exec([=] {
-                         ReduceDraw d = draw_reduce();
-                         const auto n = static_cast<int64_t>(d.shape.size());
-                         d.axes.push_back(*rc::gen::elementOf(std::vector<int64_t>{n, -n - 1}));
-                         Call call = reduce_call(op, d, *gen::precision(1, 8));
-                         return gen::invalid_call(call, "axis_out_of_range");
-                       })});
-  g.invalid.push_back({"axis_duplicate", rc::gen::exec([=] {
-                         ReduceDraw d = draw_reduce();
-                         const int n = static_cast<int>(d.shape.size());
-                         if (d.axes.empty()) d.axes.push_back(*gen::axis(n));
-                         const int64_t a = d.axes.front() < 0 ? d.axes.front() + n : d.axes.front();
-                         d.axes.push_back(*gen::spell_axis(a, n));
-                         Call call = reduce_call(op, d, *gen::precision(1, 8));
-                         return gen::invalid_call(call, "axis_duplicate");
-                       })});
+  add_rule(g.invalid, "axis_out_of_range", [=] {
+    ReduceDraw d = draw_reduce();
+    const auto n = static_cast<int64_t>(d.shape.size());
+    d.axes.push_back(*rc::gen::elementOf(std::vector<int64_t>{n, -n - 1}));
+    return reduce_call(op, d, *gen::precision(1, 8));
+  });
+  add_rule(g.invalid, "axis_duplicate", [=] {
+    ReduceDraw d = draw_reduce();
+    const int n = static_cast<int>(d.shape.size());
+    if (d.axes.empty()) d.axes.push_back(*gen::axis(n));
+    const int64_t a = d.axes.front() < 0 ? d.axes.front() + n : d.axes.front();
+    d.axes.push_back(*gen::spell_axis(a, n));
+    return reduce_call(op, d, *gen::precision(1, 8));
+  });
   if (is_sum) {
-    g.invalid.push_back({"sum_precision_above_32", rc::gen::exec([=] {
-                           ReduceDraw d = draw_reduce();
-                           const int p = *rc::gen::inRange(max_sum_precision(d.ratio) + 1, 33);
-                           Call call = reduce_call(op, d, p);
-                           return gen::invalid_call(call, "sum_precision_above_32");
-                         })});
+    add_rule(g.invalid, "sum_precision_above_32", [=] {
+      ReduceDraw d = draw_reduce();
+      const int p = *rc::gen::inRange(max_sum_precision(d.ratio) + 1, 33);
+      return reduce_call(op, d, p);
+    });
   }
   return g;
 }

@@ -10,6 +10,7 @@
 namespace cvm {
 namespace {
 
+using gen::add_rule;
 using gen::kInt64Max;
 using gen::kInt64Min;
 using gen::kInt32Max;
@@ -109,43 +110,43 @@ OpGenerators strided_slice_generators() {
     const auto d = draw_slice();  // one draw per statement (evaluation order)
     return slice_call(d, *gen::precision());
   });
-  g.invalid.push_back({"stride_zero", rc::gen::exec([] {
-                         SliceDraw d = draw_slice();
-                         const auto i = *rc::gen::inRange<size_t>(0, d.shape.size());
-                         while (d.stride.size() <= i) d.stride.push_back(1);
-                         d.stride[i] = 0;
-                         return gen::invalid_call(slice_call(d, *gen::precision()), "stride_zero");
-                       })});
+  add_rule(g.invalid, "stride_zero", [] {
+    SliceDraw d = draw_slice();
+    const auto i = *rc::gen::inRange<size_t>(0, d.shape.size());
+    while (d.stride.size() <= i) d.stride.push_back(1);
+    d.stride[i] = 0;
+    return slice_call(d, *gen::precision());
+  });
   for (const char* list : {"begin", "end", "stride"}) {
     const std::string rule = std::string(list) + "_longer_than_ndim";
-    g.invalid.push_back({rule, rc::gen::exec([list, rule] {
-                           SliceDraw d = draw_slice();
-                           spell_out_defaults(d);
-                           std::vector<int64_t>& entries = list == std::string("begin") ? d.begin
-                                                           : list == std::string("end") ? d.end
-                                                                                        : d.stride;
-                           const int extra = *rc::gen::inRange(1, 4);
-                           for (int k = 0; k < extra; ++k) entries.push_back(1);
-                           return gen::invalid_call(slice_call(d, *gen::precision()), rule);
-                         })});
+    add_rule(g.invalid, rule, [list] {
+      SliceDraw d = draw_slice();
+      spell_out_defaults(d);
+      std::vector<int64_t>& entries = list == std::string("begin") ? d.begin
+                                      : list == std::string("end") ? d.end
+                                                                   : d.stride;
+      const int extra = *rc::gen::inRange(1, 4);
+      for (int k = 0; k < extra; ++k) entries.push_back(1);
+      return slice_call(d, *gen::precision());
+    });
   }
-  g.invalid.push_back({"empty_slice", rc::gen::exec([] {
-                         SliceDraw d = draw_slice();
-                         spell_out_defaults(d);
-                         const auto i = *rc::gen::inRange<size_t>(0, d.shape.size());
-                         const int64_t n = d.shape[i];
-                         const bool negative = *rc::gen::arbitrary<bool>();
-                         int64_t s = draw_stride_magnitude(n);
-                         if (negative) s = *rc::gen::arbitrary<bool>() ? -s : kInt64Min;
-                         // Clamped values with begin >= end (positive) or begin <= end (negative).
-                         const int64_t lo = negative ? -1 : 0, hi = negative ? n - 1 : n;
-                         const int64_t u = *rc::gen::inRange<int64_t>(lo, hi + 1);
-                         const int64_t v = *rc::gen::inRange<int64_t>(u, hi + 1);
-                         d.begin[i] = spell_index(negative ? u : v, n, lo, hi);
-                         d.end[i] = spell_index(negative ? v : u, n, lo, hi);
-                         d.stride[i] = s;
-                         return gen::invalid_call(slice_call(d, *gen::precision()), "empty_slice");
-                       })});
+  add_rule(g.invalid, "empty_slice", [] {
+    SliceDraw d = draw_slice();
+    spell_out_defaults(d);
+    const auto i = *rc::gen::inRange<size_t>(0, d.shape.size());
+    const int64_t n = d.shape[i];
+    const bool negative = *rc::gen::arbitrary<bool>();
+    int64_t s = draw_stride_magnitude(n);
+    if (negative) s = *rc::gen::arbitrary<bool>() ? -s : kInt64Min;
+    // Clamped values with begin >= end (positive) or begin <= end (negative).
+    const int64_t lo = negative ? -1 : 0, hi = negative ? n - 1 : n;
+    const int64_t u = *rc::gen::inRange<int64_t>(lo, hi + 1);
+    const int64_t v = *rc::gen::inRange<int64_t>(u, hi + 1);
+    d.begin[i] = spell_index(negative ? u : v, n, lo, hi);
+    d.end[i] = spell_index(negative ? v : u, n, lo, hi);
+    d.stride[i] = s;
+    return slice_call(d, *gen::precision());
+  });
   return g;
 }
 
@@ -202,50 +203,49 @@ Call slice_like_call(const SliceLikeDraw& d) {
 OpGenerators slice_like_generators() {
   OpGenerators g;
   g.valid = rc::gen::exec([] { return slice_like_call(draw_slice_like()); });
-  g.invalid.push_back({"ndim_mismatch_without_axis", rc::gen::exec([] {
-                         SliceLikeDraw d;
-                         d.data = *gen::shape(1, 6, 8, 512);
-                         const int n = ndim_of(d.data);
-                         int m = *rc::gen::inRange(1, 6);
-                         if (m >= n) ++m;  // m in [1, 6], m != n
-                         for (int j = 0; j < m; ++j) {
-                           const int64_t top = j < n ? d.data[static_cast<size_t>(j)] : 4;
-                           d.like.push_back(*rc::gen::inRange<int64_t>(1, top + 1));
-                         }
-                         shrink(d.like, 512);
-                         return gen::invalid_call(slice_like_call(d), "ndim_mismatch_without_axis");
-                       })});
-  g.invalid.push_back({"like_dim_larger", rc::gen::exec([] {
-                         SliceLikeDraw d = draw_slice_like();
-                         if (d.axes.empty()) {
-                           const auto j = *rc::gen::inRange<size_t>(0, d.data.size());
-                           d.like[j] = d.data[j] + *rc::gen::inRange<int64_t>(1, 4);
-                         } else {
-                           const int n = ndim_of(d.data);
-                           const int64_t raw = *rc::gen::elementOf(d.axes);
-                           const auto j = static_cast<size_t>(raw < 0 ? raw + n : raw);
-                           d.like[j] = d.data[j] + *rc::gen::inRange<int64_t>(1, 4);
-                         }
-                         return gen::invalid_call(slice_like_call(d), "like_dim_larger");
-                       })});
-  g.invalid.push_back(
-      {"axis_out_of_range", rc::gen::exec([] {
-         SliceLikeDraw d = draw_slice_like();
-         const int64_t n = ndim_of(d.data);
-         const int64_t limit = std::min<int64_t>(n, ndim_of(d.like));
-         std::vector<int64_t> bad = {n,         n + *rc::gen::inRange<int64_t>(1, 5),
-                                     -n - 1,    -n - *rc::gen::inRange<int64_t>(2, 6),
-                                     kInt64Max, kInt64Min};
-         // Axes that exist in X but not in a shorter shape_like, either spelling.
-         if (limit < n) {
-           const int64_t a = *rc::gen::inRange<int64_t>(limit, n);
-           bad.push_back(a);
-           bad.push_back(a - n);
-         }
-         const auto at = *rc::gen::inRange<size_t>(0, d.axes.size() + 1);
-         d.axes.insert(d.axes.begin() + static_cast<std::ptrdiff_t>(at), *rc::gen::elementOf(bad));
-         return gen::invalid_call(slice_like_call(d), "axis_out_of_range");
-       })});
+  add_rule(g.invalid, "ndim_mismatch_without_axis", [] {
+    SliceLikeDraw d;
+    d.data = *gen::shape(1, 6, 8, 512);
+    const int n = ndim_of(d.data);
+    int m = *rc::gen::inRange(1, 6);
+    if (m >= n) ++m;  // m in [1, 6], m != n
+    for (int j = 0; j < m; ++j) {
+      const int64_t top = j < n ? d.data[static_cast<size_t>(j)] : 4;
+      d.like.push_back(*rc::gen::inRange<int64_t>(1, top + 1));
+    }
+    shrink(d.like, 512);
+    return slice_like_call(d);
+  });
+  add_rule(g.invalid, "like_dim_larger", [] {
+    SliceLikeDraw d = draw_slice_like();
+    if (d.axes.empty()) {
+      const auto j = *rc::gen::inRange<size_t>(0, d.data.size());
+      d.like[j] = d.data[j] + *rc::gen::inRange<int64_t>(1, 4);
+    } else {
+      const int n = ndim_of(d.data);
+      const int64_t raw = *rc::gen::elementOf(d.axes);
+      const auto j = static_cast<size_t>(raw < 0 ? raw + n : raw);
+      d.like[j] = d.data[j] + *rc::gen::inRange<int64_t>(1, 4);
+    }
+    return slice_like_call(d);
+  });
+  add_rule(g.invalid, "axis_out_of_range", [] {
+    SliceLikeDraw d = draw_slice_like();
+    const int64_t n = ndim_of(d.data);
+    const int64_t limit = std::min<int64_t>(n, ndim_of(d.like));
+    std::vector<int64_t> bad = {n,         n + *rc::gen::inRange<int64_t>(1, 5),
+                                -n - 1,    -n - *rc::gen::inRange<int64_t>(2, 6),
+                                kInt64Max, kInt64Min};
+    // Axes that exist in X but not in a shorter shape_like, either spelling.
+    if (limit < n) {
+      const int64_t a = *rc::gen::inRange<int64_t>(limit, n);
+      bad.push_back(a);
+      bad.push_back(a - n);
+    }
+    const auto at = *rc::gen::inRange<size_t>(0, d.axes.size() + 1);
+    d.axes.insert(d.axes.begin() + static_cast<std::ptrdiff_t>(at), *rc::gen::elementOf(bad));
+    return slice_like_call(d);
+  });
   return g;
 }
 
@@ -315,49 +315,45 @@ OpGenerators pad_generators() {
     const auto d = draw_pad();  // one draw per statement (evaluation order)
     return pad_call(d, *gen::precision());
   });
-  g.invalid.push_back(
-      {"pad_width_wrong_length", rc::gen::exec([] {
-         PadDraw d = draw_pad();
-         const size_t n = d.shape.size();
-         const auto length =
-             *rc::gen::elementOf(std::vector<size_t>{0, n, 2 * n - 1, 2 * n + 1, 2 * n + 2});
-         d.width.resize(length, 1);  // never 2N, as N >= 1
-         return gen::invalid_call(pad_call(d, *gen::precision()), "pad_width_wrong_length");
-       })});
-  g.invalid.push_back({"pad_width_out_of_range", rc::gen::exec([] {
-                         PadDraw d = draw_pad();
-                         const auto k = *rc::gen::inRange<size_t>(0, d.width.size());
-                         d.width[k] = *rc::gen::elementOf(std::vector<int64_t>{
-                             -1, -2, kInt64Min, kMaxAttr, kMaxAttr + 1, 1 << 24, kInt64Max});
-                         return gen::invalid_call(pad_call(d, *gen::precision()),
-                                                  "pad_width_out_of_range");
-                       })});
-  g.invalid.push_back({"constant_value_out_of_range", rc::gen::exec([] {
-                         PadDraw d = draw_pad();
-                         d.value = -kInt32Max - 1;  // the only int32 outside +-(2^31 - 1)
-                         d.value_given = true;
-                         return gen::invalid_call(pad_call(d, *gen::precision()),
-                                                  "constant_value_out_of_range");
-                       })});
-  g.invalid.push_back({"mode_not_constant", rc::gen::exec([] {
-                         const auto d = draw_pad();  // one draw per statement
-                         Call call = pad_call(d, *gen::precision());
-                         call.attrs["mode"] = *rc::gen::elementOf(std::vector<std::string>{
-                             "edge", "reflect", "symmetric", "CONSTANT", "wrap"});
-                         return gen::invalid_call(call, "mode_not_constant");
-                       })});
-  g.invalid.push_back({"output_too_many_elements", rc::gen::exec([] {
-                         // At least three axes padded by >= 1100 on each side: > 2^30 elements.
-                         PadDraw d;
-                         d.shape = *gen::shape(3, 6, 2, 8);
-                         for (size_t k = 0; k < 2 * d.shape.size(); ++k) {
-                           d.width.push_back(*rc::gen::inRange<int64_t>(1100, kMaxAttr));
-                         }
-                         d.value = draw_constant();
-                         d.value_given = true;
-                         return gen::invalid_call(pad_call(d, *gen::precision()),
-                                                  "output_too_many_elements");
-                       })});
+  add_rule(g.invalid, "pad_width_wrong_length", [] {
+    PadDraw d = draw_pad();
+    const size_t n = d.shape.size();
+    const auto length =
+        *rc::gen::elementOf(std::vector<size_t>{0, n, 2 * n - 1, 2 * n + 1, 2 * n + 2});
+    d.width.resize(length, 1);  // never 2N, as N >= 1
+    return pad_call(d, *gen::precision());
+  });
+  add_rule(g.invalid, "pad_width_out_of_range", [] {
+    PadDraw d = draw_pad();
+    const auto k = *rc::gen::inRange<size_t>(0, d.width.size());
+    d.width[k] = *rc::gen::elementOf(
+        std::vector<int64_t>{-1, -2, kInt64Min, kMaxAttr, kMaxAttr + 1, 1 << 24, kInt64Max});
+    return pad_call(d, *gen::precision());
+  });
+  add_rule(g.invalid, "constant_value_out_of_range", [] {
+    PadDraw d = draw_pad();
+    d.value = -kInt32Max - 1;  // the only int32 outside +-(2^31 - 1)
+    d.value_given = true;
+    return pad_call(d, *gen::precision());
+  });
+  add_rule(g.invalid, "mode_not_constant", [] {
+    const auto d = draw_pad();  // one draw per statement
+    Call call = pad_call(d, *gen::precision());
+    call.attrs["mode"] = *rc::gen::elementOf(
+        std::vector<std::string>{"edge", "reflect", "symmetric", "CONSTANT", "wrap"});
+    return call;
+  });
+  add_rule(g.invalid, "output_too_many_elements", [] {
+    // At least three axes padded by >= 1100 on each side: > 2^30 elements.
+    PadDraw d;
+    d.shape = *gen::shape(3, 6, 2, 8);
+    for (size_t k = 0; k < 2 * d.shape.size(); ++k) {
+      d.width.push_back(*rc::gen::inRange<int64_t>(1100, kMaxAttr));
+    }
+    d.value = draw_constant();
+    d.value_given = true;
+    return pad_call(d, *gen::precision());
+  });
   return g;
 }
 

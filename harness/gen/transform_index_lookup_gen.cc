@@ -10,6 +10,7 @@
 namespace cvm {
 namespace {
 
+using gen::add_rule;
 using gen::kInt32Max;
 
 using gen::ndim_of;
@@ -79,41 +80,38 @@ OpGenerators transform_index_take_generators() {
     const TakeDraw d = draw_take();
     return take_call(d, valid_axis_text(d));
   });
-  g.invalid.push_back({"axis_out_of_range", rc::gen::exec([] {
-                         TakeDraw d = draw_take();
-                         d.with_axis = false;  // indices drawn for the flat extent
-                         const int64_t n = ndim_of(d.data);
-                         const int64_t axis = *rc::gen::elementOf(std::vector<int64_t>{
-                             n, n + 1, -n - 1, -n - 2, kInt32Max, -kInt32Max - 1});
-                         return gen::invalid_call(take_call(d, std::to_string(axis)),
-                                                  "axis_out_of_range");
-                       })});
-  g.invalid.push_back({"output_ndim_above_6", rc::gen::exec([] {
-                         TakeDraw d;
-                         const int n = *rc::gen::inRange(2, 7);
-                         const int m = *rc::gen::inRange(8 - n, 7);
-                         d.data = *gen::shape(n, n, 2, 64);
-                         d.indices = *gen::shape(m, m, 2, 64);
-                         d.with_axis = true;
-                         d.axis = *gen::axis(n);
-                         return gen::invalid_call(take_call(d, std::to_string(d.axis)),
-                                                  "output_ndim_above_6");
-                       })});
-  g.invalid.push_back(
-      {"output_too_many_elements", rc::gen::exec([] {
-         // 2^15 * (2^15 + 1) > 2^30 output elements from two small inputs; zero-filled int8
-         // to keep the draw cheap.
-         const bool axis_last = *rc::gen::arbitrary<bool>();
-         const Shape data = axis_last ? Shape{32768, 2} : Shape{2, 32768};
-         const int64_t axis = axis_last ? *rc::gen::elementOf(std::vector<int64_t>{1, -1})
-                                        : *rc::gen::elementOf(std::vector<int64_t>{0, -2});
-         Call call;
-         call.op = "take";
-         call.attrs["axis"] = std::to_string(axis);
-         call.inputs.push_back(Tensor::zeros(DType::kInt8, data, *gen::precision(1, 8)));
-         call.inputs.push_back(Tensor::zeros(DType::kInt8, {32769}, *gen::precision(1, 8)));
-         return gen::invalid_call(call, "output_too_many_elements");
-       })});
+  add_rule(g.invalid, "axis_out_of_range", [] {
+    TakeDraw d = draw_take();
+    d.with_axis = false;  // indices drawn for the flat extent
+    const int64_t n = ndim_of(d.data);
+    const int64_t axis = *rc::gen::elementOf(
+        std::vector<int64_t>{n, n + 1, -n - 1, -n - 2, kInt32Max, -kInt32Max - 1});
+    return take_call(d, std::to_string(axis));
+  });
+  add_rule(g.invalid, "output_ndim_above_6", [] {
+    TakeDraw d;
+    const int n = *rc::gen::inRange(2, 7);
+    const int m = *rc::gen::inRange(8 - n, 7);
+    d.data = *gen::shape(n, n, 2, 64);
+    d.indices = *gen::shape(m, m, 2, 64);
+    d.with_axis = true;
+    d.axis = *gen::axis(n);
+    return take_call(d, std::to_string(d.axis));
+  });
+  add_rule(g.invalid, "output_too_many_elements", [] {
+    // 2^15 * (2^15 + 1) > 2^30 output elements from two small inputs; zero-filled int8
+    // to keep the draw cheap.
+    const bool axis_last = *rc::gen::arbitrary<bool>();
+    const Shape data = axis_last ? Shape{32768, 2} : Shape{2, 32768};
+    const int64_t axis = axis_last ? *rc::gen::elementOf(std::vector<int64_t>{1, -1})
+                                   : *rc::gen::elementOf(std::vector<int64_t>{0, -2});
+    Call call;
+    call.op = "take";
+    call.attrs["axis"] = std::to_string(axis);
+    call.inputs.push_back(Tensor::zeros(DType::kInt8, data, *gen::precision(1, 8)));
+    call.inputs.push_back(Tensor::zeros(DType::kInt8, {32769}, *gen::precision(1, 8)));
+    return call;
+  });
   return g;
 }
 
@@ -139,16 +137,15 @@ OpGenerators transform_index_cvm_lut_generators() {
     const Shape table = *gen::shape(1, 6, 8, 256);
     return lut_call(indices, table, shape_size(table));
   });
-  g.invalid.push_back({"in_dim_mismatch", rc::gen::exec([] {
-                         const Shape indices = *gen::shape(1, 6, 8, 256);
-                         const Shape table = *gen::shape(1, 6, 8, 256);
-                         const int64_t size = shape_size(table);
-                         const int64_t in_dim = *rc::gen::elementOf(std::vector<int64_t>{
-                             size + 1, size - 1, size * 2, 0, -size, kInt32Max, -kInt32Max - 1,
+  add_rule(g.invalid, "in_dim_mismatch", [] {
+    const Shape indices = *gen::shape(1, 6, 8, 256);
+    const Shape table = *gen::shape(1, 6, 8, 256);
+    const int64_t size = shape_size(table);
+    const int64_t in_dim = *rc::gen::elementOf(
+        std::vector<int64_t>{size + 1, size - 1, size * 2, 0, -size, kInt32Max, -kInt32Max - 1,
                              shape_size(indices) == size ? size + 3 : shape_size(indices)});
-                         return gen::invalid_call(lut_call(indices, table, in_dim),
-                                                  "in_dim_mismatch");
-                       })});
+    return lut_call(indices, table, in_dim);
+  });
   return g;
 }
 
@@ -198,25 +195,22 @@ OpGenerators transform_index_where_generators() {
     const Shape x = *gen::shape(1, 6, 8, 1024);
     return where_call(valid_condition_shape(x), x, x);
   });
-  g.invalid.push_back({"x_y_shape_mismatch", rc::gen::exec([] {
-                         const Shape x = *gen::shape(1, 6, 8, 512);
-                         const Shape y = other_shape(x);
-                         return gen::invalid_call(where_call(valid_condition_shape(x), x, y),
-                                                  "x_y_shape_mismatch");
-                       })});
-  g.invalid.push_back({"cond_shape_mismatch", rc::gen::exec([] {
-                         const Shape x = *gen::shape(1, 6, 8, 512);
-                         // Never x's shape, and never (x0,): a 1-D condition of another length,
-                         // or a changed multi-dim shape.
-                         const Shape cond =
-                             *rc::gen::arbitrary<bool>()
-                                 ? Shape{x.front() + *rc::gen::inRange<int64_t>(1, 4)}
-                                 : other_shape(x);
-                         const Shape checked = cond.size() == 1 && cond.front() == x.front()
-                                                   ? Shape{x.front() + 1}
-                                                   : cond;
-                         return gen::invalid_call(where_call(checked, x, x), "cond_shape_mismatch");
-                       })});
+  add_rule(g.invalid, "x_y_shape_mismatch", [] {
+    const Shape x = *gen::shape(1, 6, 8, 512);
+    const Shape y = other_shape(x);
+    return where_call(valid_condition_shape(x), x, y);
+  });
+  add_rule(g.invalid, "cond_shape_mismatch", [] {
+    const Shape x = *gen::shape(1, 6, 8, 512);
+    // Never x's shape, and never (x0,): a 1-D condition of another length,
+    // or a changed multi-dim shape.
+    const Shape cond = *rc::gen::arbitrary<bool>()
+                           ? Shape{x.front() + *rc::gen::inRange<int64_t>(1, 4)}
+                           : other_shape(x);
+    const Shape checked =
+        cond.size() == 1 && cond.front() == x.front() ? Shape{x.front() + 1} : cond;
+    return where_call(checked, x, x);
+  });
   return g;
 }
 

@@ -97,19 +97,19 @@ OpGenerators repeat_generators() {
     const int64_t repeats = *edge_biased(1, std::max<int64_t>(1, kOutputBudget / x.size()));
     return repeat_call(x, repeats, repeat_axis_text(axis, x.ndim()));
   });
-  add_rule(g, "repeats_below_1", [] {
+  add_rule(g.invalid, "repeats_below_1", [] {
     const auto [x, axis] = repeat_input();
     const int64_t repeats = *edges_or_range({0, -1, kInt32Min}, kInt32Min, 1);
     return repeat_call(x, repeats, repeat_axis_text(axis, x.ndim()));
   });
-  add_rule(g, "axis_out_of_range", [] {
+  add_rule(g.invalid, "axis_out_of_range", [] {
     const auto [x, axis] = repeat_input();
     const int64_t n = x.ndim();
     const int64_t bad = *rc::gen::oneOf(edges_or_range({n, kInt32Max}, n, kInt32Max),
                                         edges_or_range({-n - 1, kInt32Min}, kInt32Min, -n));
     return repeat_call(x, 2, bad);
   });
-  add_rule(g, "output_dim_over_limit", [] {
+  add_rule(g.invalid, "output_dim_over_limit", [] {
     // At most 63 elements: n_axis * repeats passes 2^24 while the output
     // stays within 2^30 elements.
     const Tensor x = any_tensor(*gen::shape(1, 6, 8, 63));
@@ -119,7 +119,7 @@ OpGenerators repeat_generators() {
     const int64_t repeats = *edge_biased(lo, hi);  // one draw per statement (evaluation order)
     return repeat_call(x, repeats, repeat_axis_text(axis, x.ndim()));
   });
-  add_rule(g, "output_elements_over_limit", [] {
+  add_rule(g.invalid, "output_elements_over_limit", [] {
     // Other dims holding at least 65 elements let n_axis * repeats stay
     // within 2^24 while the output passes 2^30 elements.
     Shape shape = *gen::shape(1, 5, 4, 16);
@@ -172,26 +172,26 @@ OpGenerators tile_generators() {
     const auto [x, reps] = tile_draw();
     return tile_call(x, reps);
   });
-  add_rule(g, "reps_empty", [] { return tile_call(tile_draw().first, {}); });
-  add_rule(g, "reps_below_1", [] {
+  add_rule(g.invalid, "reps_empty", [] { return tile_call(tile_draw().first, {}); });
+  add_rule(g.invalid, "reps_below_1", [] {
     auto [x, reps] = tile_draw();
     reps[*rc::gen::inRange<size_t>(0, reps.size())] =
         *edges_or_range({0, -1, kInt64Min}, -1000000, 1);
     return tile_call(x, reps);
   });
-  add_rule(g, "reps_at_or_above_4096", [] {
+  add_rule(g.invalid, "reps_at_or_above_4096", [] {
     auto [x, reps] = tile_draw();
     reps[*rc::gen::inRange<size_t>(0, reps.size())] =
         *edges_or_range({kMaxAttr, kInt64Max}, kMaxAttr, 1000000000);
     return tile_call(x, reps);
   });
-  add_rule(g, "output_ndim_above_6", [] {
+  add_rule(g.invalid, "output_ndim_above_6", [] {
     const Tensor x = any_tensor(*gen::shape(1, 6, 4, 64));
     const auto reps = *rc::gen::container<std::vector<int64_t>>(*rc::gen::inRange<size_t>(7, 11),
                                                                 rc::gen::inRange<int64_t>(1, 3));
     return tile_call(x, reps);
   });
-  add_rule(g, "output_dim_over_limit", [] {
+  add_rule(g.invalid, "output_dim_over_limit", [] {
     // A dim of 4098+ times reps up to 4095 passes 2^24.
     const int n = *rc::gen::inRange(1, 4);
     Shape shape(static_cast<size_t>(n), 1);
@@ -202,7 +202,7 @@ OpGenerators tile_generators() {
     reps[at] = *edge_biased(kMaxDim / shape[at] + 1, kMaxAttr - 1);
     return tile_call(x, reps);
   });
-  add_rule(g, "output_elements_over_limit", [] {
+  add_rule(g.invalid, "output_elements_over_limit", [] {
     // Three or more reps of at least 1100: over 2^30 elements, every dim
     // within 2^24.
     const auto m = *rc::gen::inRange<size_t>(3, 7);
@@ -218,7 +218,7 @@ OpGenerators tile_generators() {
 OpGenerators flatten_generators() {
   OpGenerators g;
   g.valid = rc::gen::exec([] { return make_call("flatten", {any_tensor(*gen::shape(1, 6))}); });
-  add_rule(g, "output_dim_over_limit", [] {
+  add_rule(g.invalid, "output_dim_over_limit", [] {
     // The product of the trailing dims passes 2^24 (one more element than
     // that at the least, so these inputs are large).
     const Shape shape = *rc::gen::elementOf(std::vector<Shape>{
@@ -261,7 +261,7 @@ Call concat_call(const ConcatDraw& d) {
 OpGenerators concatenate_generators() {
   OpGenerators g;
   g.valid = rc::gen::exec([] { return concat_call(concat_draw()); });
-  add_rule(g, "axis_out_of_range", [] {
+  add_rule(g.invalid, "axis_out_of_range", [] {
     const ConcatDraw d = concat_draw();
     Call call = concat_call(d);
     const int64_t n = static_cast<int64_t>(d.base.size());
@@ -274,7 +274,7 @@ OpGenerators concatenate_generators() {
     }
     return call;
   });
-  add_rule(g, "ndim_mismatch", [] {
+  add_rule(g.invalid, "ndim_mismatch", [] {
     ConcatDraw d = concat_draw(1, 2);
     const auto k = *rc::gen::inRange<size_t>(1, d.inputs.size());
     Shape shape = d.inputs[k].shape();
@@ -290,7 +290,7 @@ OpGenerators concatenate_generators() {
     d.inputs[k] = any_tensor(shape);
     return concat_call(d);
   });
-  add_rule(g, "other_dim_mismatch", [] {
+  add_rule(g.invalid, "other_dim_mismatch", [] {
     ConcatDraw d = concat_draw(2, 2);
     const auto k = *rc::gen::inRange<size_t>(1, d.inputs.size());
     const int n = static_cast<int>(d.base.size());
@@ -300,7 +300,7 @@ OpGenerators concatenate_generators() {
     d.inputs[k] = any_tensor(shape);
     return concat_call(d);
   });
-  add_rule(g, "output_dim_over_limit", [] {
+  add_rule(g.invalid, "output_dim_over_limit", [] {
     // 2..3 inputs whose axis dims sum to just over 2^24.
     ConcatDraw d;
     d.base = Shape(static_cast<size_t>(*rc::gen::inRange(1, 4)), 1);
@@ -333,21 +333,21 @@ OpGenerators expand_dims_generators() {
     const int64_t axis = *edge_biased(-n - 1, n);  // one draw per statement (evaluation order)
     return expand_dims_call(x, axis, *edge_biased(1, kMaxNdim - n));
   });
-  add_rule(g, "axis_out_of_range", [] {
+  add_rule(g.invalid, "axis_out_of_range", [] {
     const Tensor x = any_tensor(*gen::shape(1, 5));
     const int64_t n = x.ndim();
     const int64_t axis = *rc::gen::oneOf(edges_or_range({n + 1, kInt32Max}, n + 1, kInt32Max),
                                          edges_or_range({-n - 2, kInt32Min}, kInt32Min, -n - 1));
     return expand_dims_call(x, axis, 1);
   });
-  add_rule(g, "num_newaxis_below_1", [] {
+  add_rule(g.invalid, "num_newaxis_below_1", [] {
     const Tensor x = any_tensor(*gen::shape(1, 5));
     const int64_t n = x.ndim();
     Call call = expand_dims_call(x, *edge_biased(-n - 1, n), 1);
     call.attrs["num_newaxis"] = std::to_string(*edges_or_range({0, -1, kInt32Min}, kInt32Min, 0));
     return call;
   });
-  add_rule(g, "output_ndim_above_6", [] {
+  add_rule(g.invalid, "output_ndim_above_6", [] {
     const Tensor x = any_tensor(*gen::shape(1, 6));
     const int64_t n = x.ndim();
     const int64_t axis = *edge_biased(-n - 1, n);  // one draw per statement (evaluation order)
@@ -355,7 +355,7 @@ OpGenerators expand_dims_generators() {
                             *edge_biased(kMaxNdim + 1 - n, kMaxAttr - 1));
   });
   // Every num_newaxis of 4096 or more also passes the ndim limit; both are logic errors.
-  add_rule(g, "num_newaxis_at_or_above_4096", [] {
+  add_rule(g.invalid, "num_newaxis_at_or_above_4096", [] {
     const Tensor x = any_tensor(*gen::shape(1, 5));
     const int64_t n = x.ndim();
     const int64_t axis = *edge_biased(-n - 1, n);  // one draw per statement (evaluation order)
@@ -399,7 +399,7 @@ OpGenerators squeeze_generators() {
     if (listed.empty() && coin()) return squeeze_call(x, std::nullopt);
     return squeeze_call(x, listed);
   });
-  add_rule(g, "axis_out_of_range", [] {
+  add_rule(g.invalid, "axis_out_of_range", [] {
     auto [shape, listed] = squeeze_draw();
     const int64_t n = static_cast<int64_t>(shape.size());
     const int64_t bad = *rc::gen::oneOf(edges_or_range({n, kInt64Max}, n, 1000000),
@@ -409,7 +409,7 @@ OpGenerators squeeze_generators() {
         bad);
     return squeeze_call(any_tensor(shape), listed);
   });
-  add_rule(g, "axis_not_size_1", [] {
+  add_rule(g.invalid, "axis_not_size_1", [] {
     auto [shape, listed] = squeeze_draw(256);
     const int n = static_cast<int>(shape.size());
     const auto j = *rc::gen::inRange<size_t>(0, shape.size());
@@ -448,7 +448,7 @@ OpGenerators transpose_generators() {
         return transpose_call(x, spelled(permutation(n), n));
     }
   });
-  add_rule(g, "axes_wrong_length", [] {
+  add_rule(g.invalid, "axes_wrong_length", [] {
     // One entry short: still distinct and in range (a longer list would
     // also repeat an axis).
     const Tensor x = any_tensor(*gen::shape(2, 6));
@@ -457,7 +457,7 @@ OpGenerators transpose_generators() {
     axes.erase(axes.begin() + *rc::gen::inRange<int64_t>(0, n));
     return transpose_call(x, axes);
   });
-  add_rule(g, "axes_out_of_range", [] {
+  add_rule(g.invalid, "axes_out_of_range", [] {
     const Tensor x = any_tensor(*gen::shape(1, 6));
     const int64_t n = x.ndim();
     std::vector<int64_t> axes = spelled(permutation(x.ndim()), x.ndim());
@@ -466,7 +466,7 @@ OpGenerators transpose_generators() {
                         edges_or_range({-n - 1, kInt64Min}, -1000000, -n));
     return transpose_call(x, axes);
   });
-  add_rule(g, "axes_duplicate", [] {
+  add_rule(g.invalid, "axes_duplicate", [] {
     const Tensor x = any_tensor(*gen::shape(2, 6));
     const int n = x.ndim();
     const std::vector<int64_t> perm = permutation(n);

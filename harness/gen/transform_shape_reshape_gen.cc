@@ -163,7 +163,7 @@ using gen::add_rule;
 // A rule broken after every input dim is consumed: valid codes, then `tail`.
 void after_end(OpGenerators& g, const std::string& rule, int64_t max_out,
                std::function<std::vector<int64_t>(const CodePlan&, const Shape&)> tail) {
-  add_rule(g, rule, [=] {
+  add_rule(g.invalid, rule, [=] {
     const Tensor x = input(static_cast<int>(max_out));
     CodePlan plan = full_plan(x.shape(), max_out);
     plan.groups.push_back(tail(plan, x.shape()));
@@ -175,7 +175,7 @@ void after_end(OpGenerators& g, const std::string& rule, int64_t max_out,
 // around `broken(n_i)`. Inputs have at most 4 dims, so the output ndim stays within 6.
 void broken_split(OpGenerators& g, const std::string& rule,
                   std::function<std::vector<int64_t>(int64_t)> broken) {
-  add_rule(g, rule, [=] {
+  add_rule(g.invalid, rule, [=] {
     const Tensor x = input(4);
     const Shape& in = x.shape();
     const auto i = *rc::gen::inRange<size_t>(0, in.size());
@@ -203,8 +203,8 @@ OpGenerators transform_shape_reshape_generators() {
     const Tensor x = input(6);
     return reshape_call(x, full_plan(x.shape(), kMaxNdim));
   });
-  add_rule(g, "shape_empty", [] { return reshape_call(input(6), CodePlan{}); });
-  add_rule(g, "code_below_minus_4", [] {
+  add_rule(g.invalid, "shape_empty", [] { return reshape_call(input(6), CodePlan{}); });
+  add_rule(g.invalid, "code_below_minus_4", [] {
     // Were it skipped, the rest would be valid.
     const Tensor x = input(6);
     CodePlan plan = full_plan(x.shape(), kMaxNdim);
@@ -239,7 +239,7 @@ OpGenerators transform_shape_reshape_generators() {
             [](const CodePlan&, const Shape&) { return std::vector<int64_t>{0}; });
   after_end(g, "merge_past_input_dims", 5,
             [](const CodePlan&, const Shape&) { return std::vector<int64_t>{-3}; });
-  add_rule(g, "merge_with_one_dim_left", [] {
+  add_rule(g.invalid, "merge_with_one_dim_left", [] {
     const Tensor x = input(5);
     CodePlan plan;
     add_codes(x.shape(), 0, x.shape().size() - 1, false, 5, plan);
@@ -250,7 +250,7 @@ OpGenerators transform_shape_reshape_generators() {
     return *rc::gen::elementOf(
         std::vector<std::vector<int64_t>>{{-4, 1, 1}, {-4, -1, 1}, {-4, 1, -1}});
   });
-  add_rule(g, "split_missing_entries", [] {
+  add_rule(g.invalid, "split_missing_entries", [] {
     // The -4 has an input dim to split but the list ends too soon.
     const Tensor x = input(5);
     const Shape& in = x.shape();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <utility>
@@ -14,6 +15,8 @@
 
 namespace cvm {
 namespace {
+
+using gen::add_rule;
 
 int64_t clamp_to_precision(int64_t v, int p) { return std::clamp(v, -alpha(p), alpha(p)); }
 
@@ -76,20 +79,17 @@ OpGenerators gvc_generators() {
     const Shape shape = gvc_shape(k);  // one draw per statement (evaluation order)
     return gvc_call(shape, *gen::precision(1, 32));
   });
-  g.invalid.push_back({"k_outside_2_32", rc::gen::exec([] {
-                         const auto k = *rc::gen::weightedOneOf<int64_t>(
-                             {{1, rc::gen::just<int64_t>(1)},
-                              {2, rc::gen::inRange<int64_t>(33, 41)}});
-                         const Shape shape = gvc_shape(k);  // one draw per statement
-                         return gen::invalid_call(gvc_call(shape, *gen::precision(1, 32)),
-                                                  "k_outside_2_32");
-                       })});
-  g.invalid.push_back({"x_not_3d", rc::gen::exec([] {
-                         const int ndim = *rc::gen::elementOf(std::vector<int>{1, 2, 4, 5, 6});
-                         const Shape shape = *gen::shape(ndim, ndim, 6, 512);
-                         return gen::invalid_call(gvc_call(shape, *gen::precision(1, 32)),
-                                                  "x_not_3d");
-                       })});
+  add_rule(g.invalid, "k_outside_2_32", [] {
+    const auto k = *rc::gen::weightedOneOf<int64_t>(
+        {{1, rc::gen::just<int64_t>(1)}, {2, rc::gen::inRange<int64_t>(33, 41)}});
+    const Shape shape = gvc_shape(k);  // one draw per statement
+    return gvc_call(shape, *gen::precision(1, 32));
+  });
+  add_rule(g.invalid, "x_not_3d", [] {
+    const int ndim = *rc::gen::elementOf(std::vector<int>{1, 2, 4, 5, 6});
+    const Shape shape = *gen::shape(ndim, ndim, 6, 512);
+    return gvc_call(shape, *gen::precision(1, 32));
+  });
   return g;
 }
 
@@ -217,15 +217,15 @@ Call nms_call(const NmsDraw& d) {
   return call;
 }
 
-// A valid call changed by `mutate`, tagged with `rule`.
+// A valid call changed by `mutate(call, draw)`.
 template <typename Mutate>
-InvalidGenerator nms_rule(const std::string& rule, Mutate mutate) {
-  return {rule, rc::gen::exec([=] {
-            const NmsDraw d = draw_nms();
-            Call call = nms_call(d);
-            mutate(call, d);
-            return gen::invalid_call(call, rule);
-          })};
+std::function<Call()> nms_mutated(Mutate mutate) {
+  return [=] {
+    const NmsDraw d = draw_nms();
+    Call call = nms_call(d);
+    mutate(call, d);
+    return call;
+  };
 }
 
 // X with the same values in another shape (dim 0 stays B, so valid_count still matches).
@@ -287,57 +287,57 @@ OpGenerators nms_generators() {
     if (gen::aiming() && *rc::gen::inRange(0, 12) == 0) return nms_large_overlap_call();
     return nms_call(draw_nms());
   });
-  g.invalid.push_back(nms_rule("x_not_3d", [](Call& call, const NmsDraw& d) {
+  add_rule(g.invalid, "x_not_3d", nms_mutated([](Call& call, const NmsDraw& d) {
     const std::vector<Shape> shapes = {{d.batches, d.rows * 6},
                                        {d.batches, d.rows, 1, 6},
                                        {d.batches, d.rows, 6, 1},
                                        {d.batches, 1, d.rows, 6, 1, 1}};
     reshape_x(call, *rc::gen::elementOf(shapes));
   }));
-  g.invalid.push_back(nms_rule("x_last_dim_not_6", [](Call& call, const NmsDraw& d) {
+  add_rule(g.invalid, "x_last_dim_not_6", nms_mutated([](Call& call, const NmsDraw& d) {
     const auto k = *rc::gen::elementOf(std::vector<int64_t>{1, 2, 3, 4, 5, 7, 8, 12});
     const Tensor& x = call.inputs[0];
     std::vector<int32_t> values(static_cast<size_t>(d.batches * d.rows * k));
     for (size_t i = 0; i < values.size(); ++i) values[i] = x.get(static_cast<int64_t>(i % 6));
     call.inputs[0] = Tensor::from_values({d.batches, d.rows, k}, values, x.precision(), x.dtype());
   }));
-  g.invalid.push_back(nms_rule("valid_count_not_1d", [](Call& call, const NmsDraw& d) {
+  add_rule(g.invalid, "valid_count_not_1d", nms_mutated([](Call& call, const NmsDraw& d) {
     const Tensor& vc = call.inputs[1];
     const std::vector<Shape> shapes = {{d.batches, 1}, {1, d.batches}, {d.batches, 1, 1}};
     call.inputs[1] =
         Tensor::from_values(*rc::gen::elementOf(shapes), vc.values(), vc.precision(), vc.dtype());
   }));
-  g.invalid.push_back(nms_rule("valid_count_length_mismatch", [](Call& call, const NmsDraw& d) {
+  add_rule(g.invalid, "valid_count_length_mismatch", nms_mutated([](Call& call, const NmsDraw& d) {
     auto length = *rc::gen::inRange<int64_t>(1, d.batches + 4);
     if (length == d.batches) length = d.batches + 1;
     const Tensor& vc = call.inputs[1];
     std::vector<int32_t> values(static_cast<size_t>(length), vc.get(0));
     call.inputs[1] = Tensor::from_values({length}, values, vc.precision(), vc.dtype());
   }));
-  g.invalid.push_back(nms_rule("iou_threshold_not_positive", [](Call& call, const NmsDraw&) {
+  add_rule(g.invalid, "iou_threshold_not_positive", nms_mutated([](Call& call, const NmsDraw&) {
     const auto iou = *rc::gen::weightedOneOf<int64_t>(
         {{1, rc::gen::elementOf(std::vector<int64_t>{0, -1, INT32_MIN})},
          {1, rc::gen::inRange<int64_t>(-100, 1)}});
     call.attrs["iou_threshold"] = std::to_string(iou);
   }));
-  g.invalid.push_back(nms_rule("x_precision_above_30", [](Call& call, const NmsDraw&) {
+  add_rule(g.invalid, "x_precision_above_30", nms_mutated([](Call& call, const NmsDraw&) {
     // int32 storage, so that the int8 rule is not broken as well; the values still fit.
     call.inputs[0] = int32_copy(call.inputs[0]);
     call.inputs[0].set_precision(*rc::gen::elementOf(std::vector<int>{31, 32}));
   }));
-  g.invalid.push_back(nms_rule("coord_start_not_2", [](Call& call, const NmsDraw&) {
+  add_rule(g.invalid, "coord_start_not_2", nms_mutated([](Call& call, const NmsDraw&) {
     call.attrs["coord_start"] = *int_text_except(2);
   }));
-  g.invalid.push_back(nms_rule("score_index_not_1", [](Call& call, const NmsDraw&) {
+  add_rule(g.invalid, "score_index_not_1", nms_mutated([](Call& call, const NmsDraw&) {
     call.attrs["score_index"] = *int_text_except(1);
   }));
-  g.invalid.push_back(nms_rule("id_index_not_0", [](Call& call, const NmsDraw&) {
+  add_rule(g.invalid, "id_index_not_0", nms_mutated([](Call& call, const NmsDraw&) {
     call.attrs["id_index"] = *int_text_except(0);
   }));
-  g.invalid.push_back(nms_rule("return_indices_true", [](Call& call, const NmsDraw&) {
+  add_rule(g.invalid, "return_indices_true", nms_mutated([](Call& call, const NmsDraw&) {
     call.attrs["return_indices"] = *gen::bool_text(true);
   }));
-  g.invalid.push_back(nms_rule("invalid_to_bottom_false", [](Call& call, const NmsDraw&) {
+  add_rule(g.invalid, "invalid_to_bottom_false", nms_mutated([](Call& call, const NmsDraw&) {
     call.attrs["invalid_to_bottom"] = *gen::bool_text(false);
   }));
   return g;
