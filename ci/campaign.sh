@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's main job: installs what is missing, builds the release preset's `cvmcheck` (the
-# one binary the campaign, the MRT check and the page need; ci/test.sh builds the rest), and runs a
+# one binary the campaign, the MRT check and the page need; ci/test.sh builds the rest; its
+# progress on stderr, its output in build-logs/release.log: ci/build.sh), and runs a
 # time-boxed differential campaign over every operator and backend (default 30 s), writing
 # the conformance table to stdout and JSON + JUnit XML under reports/campaign/.
 # Then every MRT quantization expansion against its direct formula on every backend
@@ -15,7 +16,7 @@
 # --table full for one row per operator and backend).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash ci/build.sh release cvmcheck >/dev/null
+bash ci/build.sh release cvmcheck
 args=("$@")
 [[ " ${args[*]:-} " == *" --seconds "* ]] || args=(--seconds 30 "${args[@]}")
 [[ " ${args[*]:-} " == *" --report "* ]] || args=(--report reports/campaign "${args[@]}")

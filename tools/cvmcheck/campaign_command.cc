@@ -7,7 +7,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <random>
 #include <sstream>
@@ -18,10 +17,11 @@
 #include "store_options.h"
 #include "store_session.h"
 #include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_exit.h"
 #include "harness/campaign/campaign_report.h"
 #include "harness/campaign/campaign_resume.h"
 #include "harness/campaign/campaign_jobs.h"
-#include "harness/campaign/campaign_profile.h"
+#include "harness/campaign/campaign_summary.h"
 #include "harness/engine/diff.h"
 #include "harness/jobs/forked_jobs.h"
 #include "harness/jobs/stop_signal.h"
@@ -175,43 +175,18 @@ CampaignProgress progress_line(bool quiet, double seconds) {
     if (quiet) return;
     if (!tty && elapsed - *last_line < interval) return;
     *last_line = elapsed;
-    std::ostringstream line;
-    line << "[" << std::fixed << std::setprecision(1) << std::setw(6) << elapsed << " s] "
-         << r.calls << " calls, " << std::setprecision(0)
-         << (elapsed > 0 ? static_cast<double>(r.calls) / elapsed : 0.0) << " calls/s, "
-         << r.mismatches << " mismatches, " << r.findings.size() << " findings";
-    std::cerr << (tty ? "\r" : "") << line.str() << (tty ? "   " : "\n") << std::flush;
+    std::cerr << (tty ? "\r" : "") << campaign_progress_text(r, elapsed) << (tty ? "   " : "\n")
+              << std::flush;
   };
 }
 
-bool stopped_by_signal(const CampaignResult& result) {
-  return result.stopped.rfind("signal:", 0) == 0;
-}
-
-// The table, the external backends, the profile, each unexpected finding, the report files.
+// The summary (the table and the lines under it), then the report files.
 void print_results(const CampaignResult& result, const CampaignCli& o, int jobs) {
-  const bool full = o.table == "full";
-  std::cout << campaign_table(result, full ? TableStyle::kFull : TableStyle::kScreen);
-  for (const ExecBackendInfo& w : exec_backends()) {
-    std::cout << "external backend " << w.name << ": implementation '" << w.implementation
-              << "', " << w.operators << " operators in its handshake, " << w.calls
-              << " calls, " << w.restarts << " restarts; stderr log " << w.log_path << "\n";
-  }
-  if (o.profile) std::cout << campaign_profile(result, jobs);
-  if (stopped_by_signal(result)) {
-    std::cout << "stopped by " << result.stopped.substr(7) << " after " << std::fixed
-              << std::setprecision(1) << result.seconds << std::defaultfloat
-              << std::setprecision(6) << " s of "
-              << result.seconds_requested << " s: " << result.calls
-              << " calls; the table, the reports and the store keep what it did\n";
-  }
-  for (const Finding& f : result.findings) {
-    // The screen table gave each finding a line; its report is in the repro and campaign.json.
-    if (!full || !f.expected_by.empty()) continue;
-    std::cout << "\nFINDING " << f.key << " (" << f.calls << " calls; first shown by case seed "
-              << f.case_seed << ")\n"
-              << f.summary;
-  }
+  CampaignSummaryOptions summary;
+  summary.table = o.table == "full" ? TableStyle::kFull : TableStyle::kScreen;
+  summary.profile = o.profile;
+  summary.jobs = jobs;
+  std::cout << campaign_summary(result, exec_backends(), summary);
   if (!o.report.empty()) {
     std::filesystem::create_directories(o.report);
     write_file(std::filesystem::path(o.report) / "campaign.json", campaign_json(result));
@@ -230,38 +205,9 @@ void record_run_facts(CampaignResult& result, const CampaignOptions& options,
   result.max_cases = options.max_cases;
   // A signal that stopped the loop said so already (stop_signal.h); one that came after it
   // ended stopped nothing.
-  if (result.stopped.rfind("signal:", 0) == 0) return;
+  if (stopped_by_signal(result)) return;
   result.stopped =
       options.max_cases >= 0 && result.calls >= options.max_cases ? "max_cases" : "time";
-}
-
-
-// Unreached declared paths: a failure in a run of the default scope (every operator, the default
-// backends: what the main job and the nightly run) or with --require-paths; else a warning, since
-// a narrow or stopped run cannot be expected to reach every path (docs/paths.md). A path whose
-// operators made too few calls to judge it (the summary's warning) fails with --require-paths
-// alone: a run too short or too slow is no verdict on the tree.
-bool unreached_paths_fail(const CampaignResult& result, const CampaignCli& o, bool default_scope) {
-  if (o.require_paths) {
-    for (const auto& [backend, few] : result.paths.too_few_calls) {
-      std::cerr << "cvmcheck campaign: backend " << backend << " made too few calls to judge "
-                << "kernel paths it never reached: " << join_names(few) << " (--require-paths)\n";
-    }
-    if (!result.paths.too_few_calls.empty() && result.paths.not_reached.empty()) return true;
-  }
-  if (result.paths.not_reached.empty()) return false;
-  const bool strict = o.require_paths ||
-                      (default_scope && !o.allow_unreached_paths && !stopped_by_signal(result));
-  for (const auto& [backend, missing] : result.paths.not_reached) {
-    std::cerr << "cvmcheck campaign: " << (strict ? "" : "warning: ") << "backend " << backend
-              << " declares kernel paths no call reached: " << join_names(missing)
-              << (strict ? (o.require_paths ? " (--require-paths)" : " (--allow-unreached-paths "
-                                                                     "accepts that)")
-                         : " (not a failure of a narrow or stopped run; --require-paths makes "
-                           "it one)")
-              << "\n";
-  }
-  return strict;
 }
 
 // --resume: the seed and resume state of the latest interrupted run of the store; false (with
@@ -292,31 +238,20 @@ bool resume_from_store(const CampaignCli& o, int jobs, CampaignOptions& options)
   return true;
 }
 
-int exit_status(const CampaignResult& result, const CampaignCli& o, bool findings_failed,
-                bool default_scope) {
-  if (findings_failed) return kExitMismatch;
-  // A mark the path oracle's rows refute fails every run, narrow or not: the path counts and the
-  // "every path reached" verdict rest on the marks (harness/path_oracle).
-  for (const auto& [backend, wrong] : result.paths.wrong_marks) {
-    std::cerr << "cvmcheck campaign: backend " << backend << " marks kernel paths wrongly ("
-              << wrong.size() << " rows of the path oracle fail): " << wrong.front() << "\n";
+// The exit status under the command line's rules, saying why on stderr (campaign_exit.h).
+int exit_status(const CampaignResult& result, const CampaignCli& o,
+                const std::optional<StoreDelta>& delta) {
+  CampaignExitRules rules;
+  rules.fail_on = o.store.fail_on;
+  rules.default_scope = o.ops.empty() && o.backends.empty() && o.backend_list.empty();
+  rules.allow_nothing_compared = o.allow_nothing_compared;
+  rules.allow_unreached_paths = o.allow_unreached_paths;
+  rules.require_paths = o.require_paths;
+  const CampaignExit ending = campaign_exit(result, delta, rules);
+  for (const std::string& line : ending.messages) {
+    std::cerr << "cvmcheck campaign: " << line << "\n";
   }
-  if (!result.paths.wrong_marks.empty()) return kExitMismatch;
-  if (unreached_paths_fail(result, o, default_scope)) return kExitMismatch;
-  const bool stopped = stopped_by_signal(result);
-  const bool nothing = !result.nothing_compared.empty() || !result.declared_not_compared.empty();
-  if (nothing && !o.allow_nothing_compared && !stopped) {
-    for (const auto& [backend, why] : result.nothing_compared) {
-      std::cerr << "cvmcheck campaign: nothing compared for backend " << backend << ": " << why
-                << " (--allow-nothing-compared accepts that)\n";
-    }
-    for (const auto& [backend, ops] : result.declared_not_compared) {
-      std::cerr << "cvmcheck campaign: backend " << backend << " declares but skipped every call of "
-                << join_names(ops) << " (--allow-nothing-compared accepts that)\n";
-    }
-    return kExitMismatch;
-  }
-  return stopped ? kExitInterrupted : kExitOk;
+  return ending.status;
 }
 
 }  // namespace
@@ -388,9 +323,7 @@ Action add_campaign_command(CLI::App& app) {
     if (!o->quiet && isatty(STDERR_FILENO) != 0) std::cerr << "\n";
     record_run_facts(result, options, commit, started);
     print_results(result, *o, jobs);
-    const std::optional<StoreDelta> delta = store.finish(result);
-    const bool default_scope = o->ops.empty() && o->backends.empty() && o->backend_list.empty();
-    return exit_status(result, *o, findings_fail(result, delta, o->store.fail_on), default_scope);
+    return exit_status(result, *o, store.finish(result));
   };
 }
 

@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/findings/run_status.h"
+
 namespace cvm::cli {
 
 // Exit statuses shared by every subcommand.
@@ -14,6 +16,9 @@ inline constexpr int kExitWorkerStart = 4;  // an external backend's worker did 
 // Stopped by SIGINT, SIGTERM or SIGHUP before its end, with nothing failing in what it did (a
 // mismatch still exits 1): the reports and the store keep the run as interrupted.
 inline constexpr int kExitInterrupted = 5;
+// The harness decides a run's status in these (harness/findings/run_status.h).
+static_assert(kExitOk == kRunPassed && kExitMismatch == kRunFailed &&
+              kExitInterrupted == kRunInterrupted);
 
 // Each returns the function that runs the subcommand once parsed; it returns the exit status.
 using Action = std::function<int()>;

@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "cvmcheck/errors.h"
+#include "harness/campaign/campaign_exit.h"
 #include "harness/campaign/campaign_store.h"
 #include "harness/findings/findings_store.h"
 #include "store_options.h"

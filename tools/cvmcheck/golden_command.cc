@@ -13,6 +13,7 @@
 #include "harness/jobs/forked_jobs.h"
 #include "harness/jobs/stop_signal.h"
 #include "harness/golden/golden.h"
+#include "harness/golden/golden_exit.h"
 #include "harness/golden/golden_jobs.h"
 #include "harness/golden/golden_store.h"
 #include "optimized/kernels.h"
@@ -54,22 +55,14 @@ void write_json(const std::string& path, const nlohmann::json& json) {
 }
 
 // The tables, the JSON when asked and the run in the store when one is selected; the exit
-// status. A corrupt case, or a failing one without a signature (which the store cannot hold),
-// fails whatever --fail-on says.
+// status (golden_exit.h).
 int report_verify(const GoldenCli& o, const std::vector<std::string>& backends,
                   const std::vector<GoldenVerifyResult>& results, const std::string& started,
                   double seconds) {
   nlohmann::json json{{"dir", o.dir}, {"backends", nlohmann::json::object()}};
-  int64_t fails = 0, xfails = 0;
-  bool broken = false;
   for (size_t k = 0; k < backends.size(); ++k) {
     std::cout << golden_table(results[k], backends[k]);
     json["backends"][backends[k]] = golden_json(results[k]);
-    for (const GoldenCaseResult& c : results[k].cases) {
-      fails += c.status == "fail";
-      xfails += c.status == "xfail";
-      broken = broken || c.status == "corrupt" || (c.status == "fail" && c.signature.empty());
-    }
   }
   if (!o.json.empty()) write_json(o.json, json);
   std::optional<StoreDelta> delta;
@@ -80,13 +73,11 @@ int report_verify(const GoldenCli& o, const std::vector<std::string>& backends,
     run.stopped = stop_reason();  // an interrupted run fixes nothing
     delta = record_in_store(run, golden_store_findings(backends, results), o.store);
   }
-  const bool failed = broken || findings_fail(fails, xfails, delta, o.store.fail_on);
   if (stop_signal() != 0) {
     std::cout << "stopped by " << signal_name(stop_signal()) << " after " << seconds
               << " s: the tables hold the cases judged before it\n";
-    return failed ? kExitMismatch : kExitInterrupted;
   }
-  return failed ? kExitMismatch : kExitOk;
+  return golden_exit_status(results, delta, o.store.fail_on, stop_signal() != 0);
 }
 
 // golden verify: every case on each backend, its table, and the JSON when asked.

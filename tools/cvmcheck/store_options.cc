@@ -75,18 +75,4 @@ std::optional<StoreDelta> record_in_store(const CampaignResult& result, const St
   return record_in_store(campaign_store_run(result, facts), campaign_store_findings(result), cli);
 }
 
-bool findings_fail(int64_t unexpected, int64_t expected, const std::optional<StoreDelta>& delta,
-                   const std::string& fail_on) {
-  if (fail_on == "any") return unexpected > 0 || expected > 0;
-  if (fail_on == "new" && delta.has_value()) {
-    return !delta->fresh.empty() || !delta->regressed.empty();
-  }
-  return unexpected > 0;
-}
-
-bool findings_fail(const CampaignResult& result, const std::optional<StoreDelta>& delta,
-                   const std::string& fail_on) {
-  return findings_fail(result.mismatches, result.expected_failures, delta, fail_on);
-}
-
 }  // namespace cvm::cli

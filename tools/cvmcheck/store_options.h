@@ -1,6 +1,7 @@
 // The findings store's options as every command writing it takes them (--store, --fail-on,
 // --commit: campaign, golden verify, repro, findings record), and what the command does with them
-// after a run: record it, say what changed, and decide the exit status.
+// after a run: record it and say what changed (whether its findings fail it: findings_fail,
+// harness/findings/run_status.h).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -47,14 +48,5 @@ std::optional<StoreDelta> record_in_store(const StoreRun& run,
 // store. RuntimeError (the store untouched) for a foreign, damaged, newer or locked file.
 // The run's facts are the result's (commit, CPU, start time).
 std::optional<StoreDelta> record_in_store(const CampaignResult& result, const StoreCli& cli);
-
-// Whether the findings fail the run under --fail-on: "unexpected" (default) any unexpected
-// mismatch; "new" only findings new or regressed since the store's last run (without a store,
-// every unexpected finding is new); "any" also expected failures. `unexpected` and `expected`
-// count the failing calls (or cases) of each kind.
-bool findings_fail(int64_t unexpected, int64_t expected, const std::optional<StoreDelta>& delta,
-                   const std::string& fail_on);
-bool findings_fail(const CampaignResult& result, const std::optional<StoreDelta>& delta,
-                   const std::string& fail_on);
 
 }  // namespace cvm::cli
