@@ -12,7 +12,7 @@
 const fs = require('fs');
 const path = require('path');
 const { spawn } = require('child_process');
-const cw = require('../../workers/js/cvmcheck_worker');
+const cw = require('../../worker_sdk/js/cvmcheck_worker');
 
 function parseArgs(argv) {
   const args = { golden: path.join(__dirname, '..', '..', 'golden'), cases: [], timeout: 20, json: null, worker: null };

@@ -22,7 +22,7 @@
 #include "harness/findings/shrink.h"
 #include "harness/engine/verdict.h"
 #include "harness/jobs/stop_signal.h"
-#include "harness/workers/exec_backend.h"
+#include "harness/worker_client/exec_backend.h"
 
 namespace cvm {
 

@@ -10,7 +10,7 @@
 #include "harness/engine/call_descriptor.h"
 #include "harness/engine/diff.h"
 #include "harness/engine/verdict.h"
-#include "harness/workers/exec_backend.h"
+#include "harness/worker_client/exec_backend.h"
 
 namespace cvm::campaign_detail {
 namespace {

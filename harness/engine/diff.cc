@@ -8,7 +8,7 @@
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
 #include "harness/engine/call_descriptor.h"
-#include "harness/workers/exec_backend.h"
+#include "harness/worker_client/exec_backend.h"
 
 namespace cvm {
 

@@ -18,7 +18,7 @@
 #include "harness/campaign/campaign.h"
 #include "harness/gen/generators.h"
 #include "harness/jobs/stop_signal.h"
-#include "harness/workers/exec_backend.h"
+#include "harness/worker_client/exec_backend.h"
 
 namespace cvm {
 namespace fs = std::filesystem;
