@@ -1,7 +1,7 @@
 // External backends by name: `exec:COMMAND` (the command line is the name) or a name defined
-// with `--backend-def NAME=COMMAND`. Resolving one starts its worker (harness/worker_client/worker_client.h),
-// completes the handshake and registers a Backend whose calls go to the worker, so every tool
-// that takes a backend name takes these too.
+// with `--backend-def NAME=COMMAND`. Resolving one starts its worker
+// (harness/worker_client/worker_client.h), completes the handshake and registers a Backend whose
+// calls go to the worker, so every tool that takes a backend name takes these too.
 #pragma once
 
 #include <cstdint>

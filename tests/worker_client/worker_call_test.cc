@@ -1,7 +1,8 @@
-// The in-process side of the worker protocol (harness/worker_client/worker_tensor.h, harness/worker_client/worker_call.h):
-// tensors, attributes and outcomes convert both ways without loss, a call served over the
-// protocol gets the outcome run_op_outcome gives in process, and inputs that cvm::Tensor cannot
-// hold (over the limits) become logic_error replies, never a crash.
+// The in-process side of the worker protocol (harness/worker_client/worker_tensor.h,
+// harness/worker_client/worker_call.h): tensors, attributes and outcomes convert both ways
+// without loss, a call served over the protocol gets the outcome run_op_outcome gives in process,
+// and inputs that cvm::Tensor cannot hold (over the limits) become logic_error replies, never a
+// crash.
 #include <gtest/gtest.h>
 
 #include <algorithm>

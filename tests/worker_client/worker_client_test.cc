@@ -1,7 +1,7 @@
-// The harness's client of external workers (harness/worker_client/worker_client.h, harness/worker_client/exec_backend.h):
-// the protocol end to end against `cvmcheck worker`, and every planted misbehaviour of
-// planted_workers/broken_worker.cc caught as the right finding kind, with the worker restarted
-// and the harness going on.
+// The harness's client of external workers (harness/worker_client/worker_client.h,
+// harness/worker_client/exec_backend.h): the protocol end to end against `cvmcheck worker`, and
+// every planted misbehaviour of planted_workers/broken_worker.cc (in front of the reference)
+// caught as the right finding kind, with the worker restarted and the harness going on.
 #include <gtest/gtest.h>
 
 #include <filesystem>

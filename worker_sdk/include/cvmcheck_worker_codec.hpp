@@ -1,7 +1,7 @@
 // cvmcheck worker protocol, version 1 (docs/backend-protocol.md): the wire codec, header-only,
 // C++17, no dependency beyond the standard library. Workers include cvmcheck_worker.hpp, which
-// adds the serve loop; the harness (harness/worker_client/worker_client.cc) uses the same codec, so the
-// two sides cannot drift apart.
+// adds the serve loop; the harness (harness/worker_client/worker_client.cc) uses the same codec,
+// so the two sides cannot drift apart.
 #pragma once
 
 #include <cstdint>

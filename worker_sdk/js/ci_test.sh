@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The JavaScript worker codec's tests (ctest js_worker_codec): node's test runner over
-# worker_sdk/js/test/, with the cvmcheck binary given (its `worker` command and `golden verify` drive
-# the codec from the C++ side). Without node it prints the reason and exits 77 (ctest: skipped).
+# worker_sdk/js/test/, with the cvmcheck binary given (its `worker` command and `golden verify`
+# drive the codec from the C++ side). Without node it prints the reason and exits 77 (ctest: skipped).
 #
 #   bash worker_sdk/js/ci_test.sh CVMCHECK_BINARY
 set -uo pipefail
