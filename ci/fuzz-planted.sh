@@ -37,12 +37,14 @@ for entry in "${bugs[@]}"; do
   bug="${entry%%:*}"
   prove "$bug" "${entry##*:}" "reports/fuzz-planted/${bug}.log" "CVMCHECK_PLANTED=$bug" 10
 done
-# The same through the worker protocol: a planted broken worker (workers/planted/) fuzzed as an
-# external backend (CVMCHECK_WORKER) must be found too, as a wrong value and as a crash.
+# The same through the worker protocol: the planted broken worker (planted_workers/) in front of
+# the reference, fuzzed as an external backend (CVMCHECK_WORKER), must be found too, as a wrong
+# value and as a crash.
 workers=("wrong-value:elementwise" "crash --on-call 200:reduce")
+reference_worker="$PWD/$fuzz_dir/bin/cvmcheck worker --backend reference"
 for entry in "${workers[@]}"; do
   mode="${entry%%:*}"
   prove "worker $mode" "${entry##*:}" "reports/fuzz-planted/worker-${mode%% *}.log" \
-    "CVMCHECK_WORKER=$PWD/$fuzz_dir/bin/broken_worker $mode" 30
+    "CVMCHECK_WORKER=$PWD/$fuzz_dir/bin/broken_worker $mode -- $reference_worker" 30
 done
 exit "$status"

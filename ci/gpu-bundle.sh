@@ -6,7 +6,7 @@
 #            own, the driver's libcuda and the toolkit's cuBLAS/cuBLASLt (hundreds of MiB; the
 #            run takes the machine's);
 #   source.tar.gz  the source tree as the tests, golden verify and the campaign read it (golden/,
-#            golden-mrt/, corpus/, docs/, workers/, tools/, ci/);
+#            golden-mrt/, corpus/, docs/, worker_sdk/, tools/, ci/);
 #   gpu.sh   this checkout's ci/gpu.sh; MANIFEST.txt what was packed, from which commit;
 #   with the original runtime's GPU build (adapters/cvm-runtime/build.sh --cuda, found in
 #   build-cvm-runtime-cuda/ or named by --cvm-runtime): its worker in bin/ and its library in

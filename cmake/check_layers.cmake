@@ -1,14 +1,16 @@
 # The include check (run by the build, cmake/layers.cmake): every #include "..." and #include <...>
 # of a layer's sources and headers that names one of our files (by its path from an include root:
-# each layer's INCLUDE_DIR such as core/include/ and workers/include/; from the source root; or,
-# for the quoted form, beside the including file) must name a header of the same layer or of a
-# layer below it; a header must name only a layer its own layer exposes (links PUBLIC). A `../`
-# include is rejected outright: it hides the layer it reaches into. Inputs: SOURCE_DIR, TABLE
-# (the generated layer table), STAMP (touched when clean).
+# each layer's INCLUDE_DIR such as core/include/ and worker_sdk/include/; from the source root;
+# or, for the quoted form, beside the including file) must name a header of the same layer or of a
+# layer below it; a header must name only a layer its own layer exposes (links PUBLIC). The files
+# of programs in no layer (cvmcheck_programs: the command line, the example and planted workers,
+# the adapters' workers) may name their own files and the layers they use, and a layer may name
+# none of theirs. A `../` include is rejected outright: it hides the layer it reaches into.
+# Inputs: SOURCE_DIR, TABLE (the generated layer table), STAMP (touched when clean).
 cmake_minimum_required(VERSION 3.25)  # policies (IN_LIST)
 include(${TABLE})
 
-foreach(layer IN LISTS LAYERS)
+foreach(layer IN LISTS LAYERS PROGRAMS)
   foreach(file IN LISTS LAYER_${layer}_FILES)
     set("OWNER_${file}" ${layer})
   endforeach()
@@ -26,13 +28,17 @@ function(line_number path line out)
 endfunction()
 
 set(errors "")
-foreach(layer IN LISTS LAYERS)
+foreach(layer IN LISTS LAYERS PROGRAMS)
+  set(unit "layer '${layer}'")
+  if(layer IN_LIST PROGRAMS)
+    set(unit "program '${layer}'")
+  endif()
   foreach(file IN LISTS LAYER_${layer}_FILES)
     file(STRINGS ${SOURCE_DIR}/${file} includes
          REGEX "^[ \t]*#[ \t]*include[ \t]*(\"[^\"]+\"|<[^>]+>)")
     get_filename_component(dir ${file} DIRECTORY)
-    set(is_header FALSE)
-    if(file MATCHES "\\.(h|hpp|cuh)$")
+    set(is_header FALSE)  # a program's headers are its own: no layer exposes them
+    if(file MATCHES "\\.(h|hpp|cuh)$" AND NOT layer IN_LIST PROGRAMS)
       set(is_header TRUE)
     endif()
     foreach(line IN LISTS includes)
@@ -61,12 +67,14 @@ foreach(layer IN LISTS LAYERS)
         set(owner "${OWNER_${target}}")
         if(owner STREQUAL "")
           set(problem "${target} is in no library layer")
+        elseif(owner IN_LIST PROGRAMS AND NOT owner STREQUAL layer)
+          set(problem "${target} belongs to program '${owner}', in no library layer")
         elseif(NOT owner STREQUAL layer AND NOT owner IN_LIST LAYER_${layer}_BELOW)
           string(REPLACE ";" ", " allowed "${LAYER_${layer}_BELOW}")
           if(allowed STREQUAL "")
             set(allowed "no other layer")
           endif()
-          string(CONCAT problem "layer '${layer}' may not include layer '${owner}' (${target}); "
+          string(CONCAT problem "${unit} may not include layer '${owner}' (${target}); "
                         "${layer} builds on: ${allowed}")
         elseif(is_header AND NOT owner STREQUAL layer AND NOT owner IN_LIST LAYER_${layer}_EXPOSED)
           string(CONCAT problem "a header of layer '${layer}' includes layer '${owner}' (${target}), "
@@ -85,7 +93,7 @@ endforeach()
 
 if(NOT errors STREQUAL "")
   file(REMOVE ${STAMP})
-  message(FATAL_ERROR "wrong-direction includes (allowed layers: the cvmcheck_layer table in "
-                      "CMakeLists.txt):\n${errors}")
+  message(FATAL_ERROR "wrong-direction includes (allowed layers: the cvmcheck_layer and "
+                      "cvmcheck_programs table in CMakeLists.txt):\n${errors}")
 endif()
 file(TOUCH ${STAMP})

@@ -10,23 +10,35 @@
 # compile them; the include check fails the build on a header including a layer it does not
 # expose. INCLUDE_DIR is a folder its users name its headers from (as
 # `core/include/` is for the core): it becomes a usage requirement of the library and an include
-# root of the check. cvmcheck_layer_check() then adds the check to the build.
+# root of the check.
+#   cvmcheck_programs(NAME FILES globs... USES layers...)
+# declares the files of executables in no layer (the command line, example and planted workers,
+# adapters' workers), include-checked as the files of a layer built on USES: each may include its
+# own files and the layers USES names, with everything below them, and nothing else of ours.
+# cvmcheck_layer_check() then adds the check to the build.
 
 set_property(GLOBAL PROPERTY CVMCHECK_LAYERS "")
+set_property(GLOBAL PROPERTY CVMCHECK_PROGRAMS "")
 set_property(GLOBAL PROPERTY CVMCHECK_INCLUDE_ROOTS "")
 
-function(cvmcheck_layer name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "INCLUDE_DIR" "FILES;EXCLUDE;SKIP;DEPENDS;EXPOSES")
+# The layers `deps` build on, with everything below them (fails on a layer not yet declared).
+function(cvmcheck_layers_below who deps out)
   get_property(declared GLOBAL PROPERTY CVMCHECK_LAYERS)
   set(below "")
-  foreach(dep IN LISTS arg_DEPENDS)
+  foreach(dep IN LISTS deps)
     if(NOT dep IN_LIST declared)
-      message(FATAL_ERROR "layer ${name}: ${dep} must be declared before it (layers go bottom-up)")
+      message(FATAL_ERROR "${who}: ${dep} must be declared before it (layers go bottom-up)")
     endif()
     get_property(dep_below GLOBAL PROPERTY CVMCHECK_LAYER_${dep}_BELOW)
     list(APPEND below ${dep} ${dep_below})
   endforeach()
   list(REMOVE_DUPLICATES below)
+  set(${out} ${below} PARENT_SCOPE)
+endfunction()
+
+function(cvmcheck_layer name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "INCLUDE_DIR" "FILES;EXCLUDE;SKIP;DEPENDS;EXPOSES")
+  cvmcheck_layers_below("layer ${name}" "${arg_DEPENDS}" below)
   # What a user of this layer may reach through its headers: the exposed layers and theirs.
   set(exposed "")
   foreach(dep IN LISTS arg_EXPOSES)
@@ -78,14 +90,29 @@ function(cvmcheck_layer name)
   set_property(GLOBAL PROPERTY CVMCHECK_LAYER_${name}_FILES ${files})
 endfunction()
 
+function(cvmcheck_programs name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FILES;USES")
+  get_property(layers GLOBAL PROPERTY CVMCHECK_LAYERS)
+  if(name IN_LIST layers)
+    message(FATAL_ERROR "programs ${name}: a layer has that name")
+  endif()
+  cvmcheck_layers_below("programs ${name}" "${arg_USES}" below)
+  file(GLOB files CONFIGURE_DEPENDS RELATIVE ${CMAKE_SOURCE_DIR} ${arg_FILES})
+  set_property(GLOBAL APPEND PROPERTY CVMCHECK_PROGRAMS ${name})
+  set_property(GLOBAL PROPERTY CVMCHECK_LAYER_${name}_BELOW ${below})
+  set_property(GLOBAL PROPERTY CVMCHECK_LAYER_${name}_FILES ${files})
+endfunction()
+
 # Writes the table for cmake/check_layers.cmake and runs it before any layer compiles: a stamp
-# that every layer library depends on, redone when any layer file (or the table) changes.
+# that every layer library depends on, redone when any layer or program file (or the table)
+# changes. The programs wait for it through the layers they link.
 function(cvmcheck_layer_check)
   get_property(layers GLOBAL PROPERTY CVMCHECK_LAYERS)
+  get_property(programs GLOBAL PROPERTY CVMCHECK_PROGRAMS)
   get_property(roots GLOBAL PROPERTY CVMCHECK_INCLUDE_ROOTS)
-  set(table "set(LAYERS ${layers})\nset(INCLUDE_ROOTS ${roots})\n")
+  set(table "set(LAYERS ${layers})\nset(PROGRAMS ${programs})\nset(INCLUDE_ROOTS ${roots})\n")
   set(all_files "")
-  foreach(layer IN LISTS layers)
+  foreach(layer IN LISTS layers programs)
     get_property(below GLOBAL PROPERTY CVMCHECK_LAYER_${layer}_BELOW)
     get_property(exposed GLOBAL PROPERTY CVMCHECK_LAYER_${layer}_EXPOSED)
     get_property(files GLOBAL PROPERTY CVMCHECK_LAYER_${layer}_FILES)
@@ -102,7 +129,7 @@ function(cvmcheck_layer_check)
             -DSTAMP=${stamp} -P ${CMAKE_SOURCE_DIR}/cmake/check_layers.cmake
     DEPENDS ${all_files} ${table_file} ${CMAKE_SOURCE_DIR}/cmake/check_layers.cmake
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
-    COMMENT "Checking that every layer includes only headers of the layers below it")
+    COMMENT "Checking that every layer and program includes only headers of the layers below it")
   add_custom_target(cvmcheck_layer_check DEPENDS ${stamp})
   foreach(layer IN LISTS layers)
     add_dependencies(cvmcheck_${layer} cvmcheck_layer_check)  # INTERFACE libraries too (3.19+)

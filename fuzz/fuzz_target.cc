@@ -12,9 +12,9 @@
 #include <cstdlib>
 
 #include "registry/registry.h"
-#include "harness/workers/exec_backend.h"
+#include "harness/worker_client/exec_backend.h"
 #include "harness/gen/fuzz_input.h"
-#include "harness/workers/worker_client.h"
+#include "harness/worker_client/worker_client.h"
 #include "optimized/kernels.h"
 
 #ifndef CVMCHECK_FUZZ_TARGET

@@ -58,7 +58,7 @@ bool printable_line(const std::string& text) {
 // spaces and quotes.
 const std::vector<std::string>& backend_names() {
   static const std::vector<std::string> names = [] {
-    std::vector<std::string> out{"", "exec:python3 workers/python/example_worker.py --x 'a b'",
+    std::vector<std::string> out{"", "exec:python3 worker_sdk/python/example_worker.py --x 'a b'",
                                  "exec:./w\"q\""};
     for (const Backend& b : registry().backends()) out.push_back(b.name);
     return out;

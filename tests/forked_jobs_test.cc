@@ -9,7 +9,7 @@
 
 #include "cvmcheck/errors.h"
 #include "harness/jobs/forked_jobs.h"
-#include "harness/workers/worker_client.h"
+#include "harness/worker_client/worker_client.h"
 #include "support/jobs.h"
 
 namespace cvm {

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
@@ -220,8 +222,17 @@ TEST(KnownDifferences, AnUnexplainedFindingShrinksToAnUnexplainedCall) {
   std::filesystem::remove_all(root);
 }
 
-// Every list an adapter ships parses, and each entry of the original runtime's lists starts its
-// reason with the rule id that classify.py counts golden's cases by.
+// The rule id that begins an entry's reason ("[id] ..."); empty without one.
+std::string rule_id(const ExpectationEntry& e) {
+  const size_t close = e.reason.find(']');
+  return e.reason.rfind('[', 0) == 0 && close != std::string::npos ? e.reason.substr(1, close - 1)
+                                                                   : "";
+}
+
+// Every list an adapter ships parses, and each entry starts its reason with the rule id that the
+// campaign's table and the adapters' classifiers (classify.py, classify.js) count cases by; where
+// an id's kind follows it ("[id] limit: ..."), every entry of that id names the same kind, as the
+// list is the one place an adapter's known differences are written.
 TEST(KnownDifferences, TheAdaptersListsParseAndNameTheirRules) {
   namespace fs = std::filesystem;
   int lists = 0;
@@ -233,16 +244,46 @@ TEST(KnownDifferences, TheAdaptersListsParseAndNameTheirRules) {
       if (!list || file.path().extension() != ".txt") continue;
       SCOPED_TRACE(file.path().string());
       const ExpectedFailures read = ExpectedFailures::read(file.path().string());
-      const std::string dir = adapter.path().filename().string();
       EXPECT_FALSE(read.empty());
       ++lists;
-      if (dir != "cvm-runtime" && dir != "onednn") continue;  // these name a rule id per entry
+      std::map<std::string, std::string> kind_of;  // rule id -> its kind
       for (const ExpectationEntry& e : read.entries()) {
-        EXPECT_EQ(e.reason.rfind('[', 0), 0u) << e.source << ": " << e.reason;
+        const std::string id = rule_id(e);
+        ASSERT_FALSE(id.empty()) << e.source << ": " << e.reason;
+        const std::string rest = e.reason.substr(id.size() + 2);
+        for (const char* kind : {" contract:", " limit:", " bug:"}) {
+          if (rest.rfind(kind, 0) != 0) continue;
+          const auto it = kind_of.emplace(id, kind).first;
+          EXPECT_EQ(it->second, kind) << e.source << ": [" << id << "]";
+        }
       }
     }
   }
-  EXPECT_GE(lists, 11);  // cvm-runtime 5, onnxruntime 2, tfjs 2, onednn 2
+  EXPECT_GE(lists, 10);  // cvm-runtime 5, onnxruntime 1, tfjs 1, onednn 3
+}
+
+// The original runtime's lists by case name (xfail-formal.txt, xfail-cpu.txt, for its numpy
+// replay) are written by classify.py from its known-difference lists: each entry names the list
+// and the rule id that selected the case, which must still be in that list.
+TEST(KnownDifferences, TheOriginalRuntimesCaseListsNameRulesOfItsLists) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(CVMCHECK_SOURCE_DIR) / "adapters" / "cvm-runtime";
+  std::map<std::string, std::set<std::string>> ids_of;  // list -> the rule ids of its entries
+  for (const char* derived : {"xfail-formal.txt", "xfail-cpu.txt"}) {
+    SCOPED_TRACE(derived);
+    const ExpectedFailures cases = ExpectedFailures::read((dir / derived).string());
+    EXPECT_FALSE(cases.empty());
+    for (const ExpectationEntry& e : cases.entries()) {
+      const std::string list = e.reason.substr(e.reason.rfind(' ') + 1);
+      if (ids_of.count(list) == 0) {
+        ASSERT_TRUE(fs::exists(dir / list)) << e.source << ": " << e.reason;
+        const ExpectedFailures source = ExpectedFailures::read((dir / list).string());
+        for (const ExpectationEntry& s : source.entries()) ids_of[list].insert(rule_id(s));
+      }
+      EXPECT_EQ(ids_of[list].count(rule_id(e)), 1u)
+          << e.source << ": [" << rule_id(e) << "] is in no entry of " << list;
+    }
+  }
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every Python tool (an executable .py under tools/, adapters/, workers/) answers --help with
+# Every Python tool (an executable .py under tools/, adapters/, worker_sdk/) answers --help with
 # exit 0 and no traceback, and one that needs numpy says so in one line when the python3 has
 # none (a numpy package that fails to import stands in for a python3 without numpy).
 # Usage: python_tools_test.sh SOURCE_DIR [PYTHON]
@@ -14,7 +14,7 @@ echo 'raise ImportError("No module named numpy (hidden by python_tools_test.sh)"
 passed=0 failed=0
 fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 mapfile -t tools < <(cd "$src" && grep -l -m1 '^#!/usr/bin/env python3' \
-  tools/*.py tools/*/*.py adapters/*/*.py workers/*/*.py 2>/dev/null | sort)
+  tools/*.py tools/*/*.py adapters/*/*.py worker_sdk/*/*.py 2>/dev/null | sort)
 [[ ${#tools[@]} -ge 10 ]] || fail "found only ${#tools[@]} tools"
 for tool in "${tools[@]}"; do
   out=$(cd "$scratch" && timeout 60 "$python" "$src/$tool" --help 2>&1 </dev/null)

@@ -1,5 +1,5 @@
 // A finding's life across nightly runs against an implementation we did not write: a worker
-// gains one bug (workers/planted/breaking_proxy.cc in front of it), the campaign names exactly
+// gains one bug (planted_workers/breaking_proxy.cc in front of it), the campaign names exactly
 // that finding as new and fails; the next run, the worker alone again, marks it fixed and passes.
 #include <gtest/gtest.h>
 

@@ -73,7 +73,7 @@ CXX="${CXX:-g++}"
 # -fsigned-char as the original's own build and test programs use.
 # shellcheck disable=SC2086
 $CXX -std=c++17 -O2 -fsigned-char -Wall -Wno-unknown-pragmas ${CVM_RUNTIME_CXXFLAGS:-} \
-  -I"$root/workers/include" -I"$root/core/include" -I"$src/include" \
+  -I"$root/worker_sdk/include" -I"$root/core/include" -I"$src/include" \
   "$here/worker.cc" -o "$out/bin/cvm-runtime-worker" \
   -L"$out/runtime" -lcvm_runtime -Wl,-rpath,"$out/runtime" -pthread -ldl
 echo "build.sh: $out/bin/cvm-runtime-worker"

@@ -1,5 +1,5 @@
 // cvm-runtime-worker: the original CVM runtime (CortexFoundation/cvm-runtime) as a cvmcheck
-// backend, speaking the worker protocol v1 (workers/include/cvmcheck_worker.hpp).
+// backend, speaking the worker protocol v1 (worker_sdk/include/cvmcheck_worker.hpp).
 //
 //   cvm-runtime-worker --device formal|cpu|gpu [--log FILE] [--fork|--no-fork]
 //

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The JavaScript adapters' test (ctest onnxruntime_adapter, tfjs_adapter): golden/ replayed through
-# the adapter's worker by `cvmcheck golden verify`, against its expected-failure list; an
-# unexpected failure fails the test (an expected failure that passes is reported, not failed).
+# the adapter's worker by `cvmcheck golden verify`, against its known differences (the list the
+# campaign applies, adapters/ADAPTER/known-differences.txt); an unexpected failure fails the test
+# (an expected failure that passes is reported, not failed).
 #
 #   bash adapters/js-deps/ci_test.sh onnxruntime|tfjs CVMCHECK_BINARY
 #
@@ -30,4 +31,4 @@ if [ -n "$missing" ]; then
 fi
 "$cvmcheck" golden verify "$root/golden" --call-timeout 60 \
   --backend-def "$adapter=node $root/adapters/$adapter/worker.js" --backend "$adapter" \
-  --xfail-for "$adapter=$root/adapters/$adapter/xfail-golden.txt"
+  --xfail-for "$adapter=$root/adapters/$adapter/known-differences.txt"

@@ -1,5 +1,5 @@
 // cvmcheck_onednn_worker: oneDNN (Debian's libdnnl) as an implementation under test, speaking
-// the worker protocol v1 (workers/include/cvmcheck_worker.hpp).
+// the worker protocol v1 (worker_sdk/include/cvmcheck_worker.hpp).
 //
 //   cvmcheck_onednn_worker [--threads N] [--print-isa]
 //
@@ -25,7 +25,7 @@
 #include <cstring>
 #include <iostream>
 
-#include "harness/workers/worker_call.h"
+#include "harness/worker_client/worker_call.h"
 #include "onednn_common.h"
 #include "registry/registry.h"
 

@@ -23,8 +23,8 @@
 //   more than 6 dims) is reported as the contract's logic_error global.tensor_limits.
 
 const path = require('path');
-const cw = require('../../workers/js/cvmcheck_worker');
-const A = require('../../workers/js/cvm_attrs');
+const cw = require('../../worker_sdk/js/cvmcheck_worker');
+const A = require('../../worker_sdk/js/cvm_attrs');
 const { requireDep } = require('../js-deps/deps');
 const { Graph } = require('./onnx_graph');
 

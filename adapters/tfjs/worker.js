@@ -22,8 +22,8 @@
 //   is the contract's logic_error global.tensor_limits. TensorFlow.js has no precision: the hello
 //   sets FLAG_NO_PRECISION.
 
-const cw = require('../../workers/js/cvmcheck_worker');
-const A = require('../../workers/js/cvm_attrs');
+const cw = require('../../worker_sdk/js/cvmcheck_worker');
+const A = require('../../worker_sdk/js/cvm_attrs');
 const deps = require('../js-deps/deps');
 
 cw.printsToStderr();  // tfjs-core prints advice when loaded in Node.js

@@ -17,7 +17,7 @@
 #include "harness/campaign/expected_groups.h"
 #include "harness/engine/call_descriptor.h"
 #include "harness/report/screen_grid.h"
-#include "harness/workers/exec_backend.h"
+#include "harness/worker_client/exec_backend.h"
 
 namespace cvm {
 

@@ -8,7 +8,7 @@
 
 #include "harness/campaign/campaign.h"
 #include "harness/campaign/campaign_report.h"
-#include "harness/workers/exec_backend.h"
+#include "harness/worker_client/exec_backend.h"
 
 namespace cvm {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/workers/exec_backend.h"
+#include "harness/worker_client/exec_backend.h"
 
 namespace cvm {
 

@@ -7,7 +7,7 @@
 #include "cvmcheck/case_seed.h"
 #include "harness/engine/call_descriptor.h"
 #include "harness/findings/finding.h"
-#include "harness/workers/exec_backend.h"
+#include "harness/worker_client/exec_backend.h"
 
 namespace cvm {
 

@@ -19,7 +19,7 @@
 #include "cvmcheck/case_seed.h"
 #include "harness/gen/generators.h"
 #include "harness/jobs/stop_signal.h"
-#include "harness/workers/exec_backend.h"
+#include "harness/worker_client/exec_backend.h"
 
 namespace cvm {
 namespace fs = std::filesystem;

@@ -18,7 +18,7 @@
 #include "cvmcheck/case.h"
 #include "cvmcheck/errors.h"
 #include "harness/jobs/stop_signal.h"
-#include "harness/workers/worker_client.h"
+#include "harness/worker_client/worker_client.h"
 
 namespace cvm {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "harness/workers/exec_backend.h"
+#include "harness/worker_client/exec_backend.h"
 #include "harness/findings/expectations.h"
 
 namespace cvm::cli {

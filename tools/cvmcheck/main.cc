@@ -9,7 +9,7 @@
 
 #include "commands.h"
 #include "cvmcheck/case.h"
-#include "harness/workers/worker_client.h"
+#include "harness/worker_client/worker_client.h"
 
 int main(int argc, char** argv) {
   // OpenMP threads that wait passively: libgomp's default spin-wait at barriers is ruinous when

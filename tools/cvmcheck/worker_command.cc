@@ -1,5 +1,5 @@
 // cvmcheck worker --backend NAME: serves one built-in backend over the worker protocol
-// (workers/include/cvmcheck_worker.hpp) on stdin/stdout, diagnostics on stderr. It makes any
+// (worker_sdk/include/cvmcheck_worker.hpp) on stdin/stdout, diagnostics on stderr. It makes any
 // built-in backend an external one (`--backend exec:"cvmcheck worker --backend optimized"`), so
 // the harness's client is checked against backends whose answers are known, and it is the model
 // of a well-behaved worker.
@@ -8,7 +8,7 @@
 
 #include "registry/registry.h"
 #include "commands.h"
-#include "harness/workers/worker_call.h"
+#include "harness/worker_client/worker_call.h"
 
 namespace cvm::cli {
 
