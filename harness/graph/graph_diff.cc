@@ -9,14 +9,14 @@ std::optional<GraphDifference> diff_entry(const Graph& g, int node, uint32_t j, 
                                           const Tensor& a) {
   const std::string at = concat(node_label(g, node), " output ", j);
   if (e.shape() != a.shape()) {
-    return GraphDifference{node, "shape", concat(at, " shape ", shape_str(a.shape()), " vs ", shape_str(e.shape()))};
+    return GraphDifference{node, "shape", concat(at, " shape ", shape_str(a.shape()), " vs ", shape_str(e.shape()), " on the reference")};
   }
   if (e.precision() != a.precision()) {
-    return GraphDifference{node, "precision", concat(at, " precision ", a.precision(), " vs ", e.precision())};
+    return GraphDifference{node, "precision", concat(at, " precision ", a.precision(), " vs ", e.precision(), " on the reference")};
   }
   for (int64_t i = 0; i < e.size(); ++i) {
     if (e.get(i) != a.get(i)) {
-      return GraphDifference{node, "value", concat(at, " value at index ", i, ": ", a.get(i), " vs ", e.get(i))};
+      return GraphDifference{node, "value", concat(at, " value at index ", i, ": ", a.get(i), " vs ", e.get(i), " on the reference")};
     }
   }
   return std::nullopt;
@@ -29,7 +29,7 @@ std::string outcome_text(const GraphRun& r) {
 GraphDifference outcome_difference(const Graph& g, int node, const GraphRun& e, const GraphRun& a) {
   return {node, "outcome",
           concat(node_label(g, node), ": ", outcome_text(a), " (blaming ", node_label(g, a.node),
-                 ") vs ", outcome_text(e), " (blaming ", node_label(g, e.node), ")")};
+                 ") vs ", outcome_text(e), " (blaming ", node_label(g, e.node), ") on the reference")};
 }
 
 }  // namespace
