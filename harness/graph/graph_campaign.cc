@@ -123,7 +123,7 @@ GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
     for (const std::string& b : s.backends) {
       const GraphRun actual = run_graph(registry, b, m.graph, m.inputs);
       if (actual.skipped) {
-        ++s.skipped[b];
+        if (s.skipped[b]++ == 0) s.skip_reasons[b] = actual.skip_reason;
         continue;
       }
       ++s.compared[b];
@@ -146,6 +146,7 @@ nlohmann::json graphs_report(const GraphsSummary& s) {
   j["backends"] = s.backends;
   j["compared"] = s.compared;
   j["skipped"] = s.skipped;
+  j["skip_reasons"] = s.skip_reasons;
   j["operators_covered"] = s.op_counts;
   nlohmann::json pairs = nlohmann::json::array();
   for (const auto& [from, to] : s.pairs) pairs.push_back(from + "->" + to);

@@ -49,6 +49,7 @@ struct GraphsSummary {
   double seconds = 0;
   std::vector<std::string> backends;
   std::map<std::string, int64_t> compared, skipped;  // per backend, graphs
+  std::map<std::string, std::string> skip_reasons;    // per backend, the first one
   std::map<std::string, int64_t> op_counts;          // operator nodes in valid graphs
   std::set<std::pair<std::string, std::string>> pairs;  // producer -> consumer, valid graphs
   // Why the reference refused the invalid models: per blamed operator, the count and the first

@@ -1,5 +1,7 @@
 #include "harness/graph/graph_run.h"
 
+#include <exception>
+
 #include "harness/graph/graph_infer.h"
 
 namespace cvm::graph {
@@ -88,7 +90,12 @@ GraphRun run_graph(const Registry& registry, const std::string& backend, const G
   const bool oracle = runs_as_oracle(backend);
   try {
     l = check_graph(g, registry);
-    if (const Backend* b = registry.find_backend(backend); b != nullptr && b->available) {
+    if (const Backend* b = registry.find_backend(backend); b != nullptr) {
+      if (!b->available) {
+        run.skipped = true;
+        run.skip_reason = concat(backend, " is unavailable: ", b->unavailable_reason);
+        return run;
+      }
       for (const LoadedOp& op : l.ops) {
         if (b->implements(op.op)) continue;
         run.skipped = true;
@@ -100,6 +107,13 @@ GraphRun run_graph(const Registry& registry, const std::string& backend, const G
     run.entries = bind_inputs(g, l, inputs);
   } catch (const LoadError& e) {
     fail_run(run, OutcomeKind::kLogicError, e.what(), e.rule(), e.node());
+    return run;
+  } catch (const LogicError& e) {
+    fail_run(run, OutcomeKind::kLogicError, e.what(), e.rule(), -1);
+    return run;
+  } catch (const std::exception& e) {
+    // std::bad_alloc above all: the placeholders of a model declaring huge entries.
+    fail_run(run, OutcomeKind::kRuntimeError, concat("load: ", e.what()), "", -1);
     return run;
   }
   for (const LoadedOp& op : l.ops) {

@@ -25,7 +25,7 @@ struct GraphRun {
   // Every entry's value where it was bound or computed (up to the failure), in entry order;
   // each tensor carries its precision.
   std::vector<std::optional<Tensor>> entries;
-  // The backend lacks an operator of the graph: nothing ran.
+  // The backend is unavailable (no device) or lacks an operator of the graph: nothing ran.
   bool skipped = false;
   std::string skip_reason;
 };
