@@ -33,6 +33,7 @@ Action add_worker_command(CLI::App& app);
 Action add_findings_command(CLI::App& app);
 Action add_report_command(CLI::App& app);
 Action add_bisect_command(CLI::App& app);
+Action add_graphs_command(CLI::App& app);
 
 // Before parsing: an unknown subcommand word is named with the closest known one suggested;
 // returns the exit status then, -1 when every subcommand word is known (typo_command.cc).

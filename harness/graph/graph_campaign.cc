@@ -1,0 +1,167 @@
+#include "harness/graph/graph_campaign.h"
+
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "cvmcheck/errors.h"
+#include "harness/graph/graph_diff.h"
+#include "harness/graph/graph_folder.h"
+#include "harness/graph/graph_gen.h"
+#include "harness/graph/graph_rng.h"
+#include "harness/graph/graph_run.h"
+
+namespace cvm::graph {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string hex(uint64_t v) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string file_name(std::string s) {
+  for (char& c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '-';
+  }
+  return s;
+}
+
+void count_coverage(const GeneratedModel& m, GraphsSummary& s) {
+  const Graph& g = m.graph;
+  for (const Node& n : g.nodes) {
+    if (n.is_variable()) continue;
+    const std::string op = n.operator_name();
+    ++s.op_counts[op];
+    for (const EntryRef& e : n.inputs) {
+      const Node& from = g.nodes[e.node];
+      if (!from.is_variable()) s.pairs.emplace(from.operator_name(), op);
+    }
+  }
+}
+
+void save_repro(const GraphsOptions& o, const GeneratedModel& m, GraphFinding& f, int& saved) {
+  if (o.report_dir.empty() || saved >= o.max_repros) return;
+  const std::string dir = o.report_dir + "/repros/" +
+                          file_name(f.backend + "-" + (f.op.empty() ? "graph" : f.op) + "-" + f.kind) +
+                          "-" + hex(m.seed);
+  write_graph_folder(dir, m.graph, m.inputs);
+  nlohmann::json j = {{"signature", f.signature}, {"backend", f.backend}, {"node", f.node},
+                      {"op", f.op},               {"kind", f.kind},       {"what", f.what},
+                      {"graph_seed", hex(m.seed)},
+                      {"replay", "cvmcheck graphs --replay " + dir + " --backends " + f.backend}};
+  std::ofstream(dir + "/finding.json") << j.dump(2) << "\n";
+  f.repro = dir;
+  ++saved;
+}
+
+void record(const GraphsOptions& o, const GeneratedModel& m, const std::string& backend,
+            const GraphDifference& d, GraphsSummary& s, int& saved) {
+  const std::string op = d.node >= 0 ? m.graph.nodes[static_cast<size_t>(d.node)].operator_name() : "";
+  const std::string signature = "graph|" + (op.empty() ? "graph" : op) + "|" + backend + "|" + d.kind;
+  for (GraphFinding& f : s.findings) {
+    if (f.signature == signature) {
+      ++f.count;
+      return;
+    }
+  }
+  GraphFinding f{signature, backend, op, d.kind, d.what, d.node, m.seed, 1, ""};
+  save_repro(o, m, f, saved);
+  s.findings.push_back(f);
+}
+
+}  // namespace
+
+std::vector<std::string> graphs_default_backends(const Registry& registry) {
+  std::vector<std::string> names;
+  for (const Backend& b : registry.backends()) {
+    if (b.name != "reference" && b.available && b.variant_of.empty() && !b.external) names.push_back(b.name);
+  }
+  return names;
+}
+
+GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
+  GraphsSummary s;
+  s.seed = o.seed;
+  s.backends = o.backends.empty() ? graphs_default_backends(registry) : o.backends;
+  GenOptions gen;
+  gen.nodes = o.nodes;
+  gen.ops = generator_ops();
+  for (const std::string& b : s.backends) {
+    const Backend* backend = registry.find_backend(b);
+    if (backend == nullptr) fail_logic("unknown backend '", b, "'");
+    // Only operators every selected backend implements: a model with another would be skipped.
+    for (auto it = gen.ops.begin(); it != gen.ops.end();) it = backend->implements(*it) ? std::next(it) : gen.ops.erase(it);
+  }
+  if (gen.ops.empty()) fail_logic("the selected backends implement none of the generator's operators");
+  const Clock::time_point start = Clock::now();
+  int saved = 0;
+  for (int64_t k = 0; o.max_graphs < 0 || k < o.max_graphs; ++k) {
+    if (std::chrono::duration<double>(Clock::now() - start).count() >= o.seconds) break;
+    const GeneratedModel m = generate_model(registry, graph_seed(o.seed, static_cast<uint64_t>(k)), gen);
+    const GraphRun expected = run_graph(registry, "reference", m.graph, m.inputs);
+    ++s.graphs;
+    s.drafts += m.drafts;
+    s.refused += m.refused;
+    s.op_nodes += static_cast<int64_t>(m.graph.nodes.size() - m.inputs.params.size()) - 1;
+    if (expected.kind == OutcomeKind::kOk) {
+      ++s.valid;
+      count_coverage(m, s);
+    } else {
+      std::string op = "graph";
+      if (expected.node >= 0) {
+        const Node& n = m.graph.nodes[static_cast<size_t>(expected.node)];
+        op = n.is_variable() ? "variable" : n.operator_name();
+      }
+      auto& [count, first] = s.invalid[op];
+      if (count++ == 0) first = expected.message;
+    }
+    for (const std::string& b : s.backends) {
+      const GraphRun actual = run_graph(registry, b, m.graph, m.inputs);
+      if (actual.skipped) {
+        if (s.skipped[b]++ == 0) s.skip_reasons[b] = actual.skip_reason;
+        continue;
+      }
+      ++s.compared[b];
+      if (const auto d = diff_runs(m.graph, expected, actual)) record(o, m, b, *d, s, saved);
+    }
+  }
+  s.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return s;
+}
+
+nlohmann::json graphs_report(const GraphsSummary& s) {
+  nlohmann::json j;
+  j["seed"] = s.seed;
+  j["graphs"] = s.graphs;
+  j["seconds"] = s.seconds;
+  j["graphs_per_second"] = s.seconds > 0 ? static_cast<double>(s.graphs) / s.seconds : 0.0;
+  j["nodes_per_graph"] = s.graphs > 0 ? static_cast<double>(s.op_nodes) / static_cast<double>(s.graphs) : 0.0;
+  j["valid_share"] = s.graphs > 0 ? static_cast<double>(s.valid) / static_cast<double>(s.graphs) : 0.0;
+  j["insertions"] = {{"drafted", s.drafts}, {"refused_by_inference", s.refused}};
+  j["backends"] = s.backends;
+  j["compared"] = s.compared;
+  j["skipped"] = s.skipped;
+  j["skip_reasons"] = s.skip_reasons;
+  j["operators_covered"] = s.op_counts;
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const auto& [from, to] : s.pairs) pairs.push_back(from + "->" + to);
+  j["pairs_covered"] = {{"count", s.pairs.size()}, {"pairs", pairs}};
+  nlohmann::json findings = nlohmann::json::array();
+  for (const GraphFinding& f : s.findings) {
+    findings.push_back({{"signature", f.signature}, {"backend", f.backend}, {"op", f.op},
+                        {"kind", f.kind}, {"first_differing_node", f.node}, {"what", f.what},
+                        {"graph_seed", hex(f.graph_seed)}, {"count", f.count}, {"repro", f.repro}});
+  }
+  nlohmann::json invalid = nlohmann::json::object();
+  for (const auto& [op, c] : s.invalid) invalid[op] = {{"count", c.first}, {"first", c.second}};
+  j["invalid_by_operator"] = invalid;
+  j["findings"] = findings;
+  return j;
+}
+
+}  // namespace cvm::graph

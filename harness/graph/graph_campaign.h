@@ -1,0 +1,69 @@
+// `cvmcheck graphs`: random models, each run on the reference and on every selected backend and
+// diffed entry by entry (docs/graphs.md, "The command"). Findings are grouped by signature
+// (backend, the first differing node's operator, what differs); the first model of each is saved
+// as a graph folder. The sequence of models is a function of the seed: model k has seed
+// graph_seed(seed, k), whatever the time limit cuts off.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cvmcheck/registry.h"
+
+namespace cvm::graph {
+
+struct GraphsOptions {
+  double seconds = 10;
+  int64_t max_graphs = -1;  // < 0: until the time is up
+  int nodes = 10;
+  std::vector<std::string> backends;  // empty: the default (graphs_default_backends)
+  uint64_t seed = 0;
+  std::string report_dir;  // empty: no files
+  int max_repros = 20;
+};
+
+struct GraphFinding {
+  std::string signature;  // "graph|<op>|<backend>|<kind>"
+  std::string backend;
+  std::string op;    // the first differing node's operator ("" for the graph as a whole)
+  std::string kind;  // outcome, shape, precision, value
+  std::string what;  // the first occurrence's difference
+  int node = -1;
+  uint64_t graph_seed = 0;
+  int64_t count = 0;
+  std::string repro;  // its folder, when saved
+};
+
+struct GraphsSummary {
+  uint64_t seed = 0;
+  int64_t graphs = 0;
+  int64_t valid = 0;  // graphs the reference ran to the end
+  int64_t op_nodes = 0;
+  int64_t drafts = 0, refused = 0;
+  double seconds = 0;
+  std::vector<std::string> backends;
+  std::map<std::string, int64_t> compared, skipped;  // per backend, graphs
+  std::map<std::string, std::string> skip_reasons;    // per backend, the first one
+  std::map<std::string, int64_t> op_counts;          // operator nodes in valid graphs
+  std::set<std::pair<std::string, std::string>> pairs;  // producer -> consumer, valid graphs
+  // Why the reference refused the invalid models: per blamed operator, the count and the first
+  // message (a generator that drafts what the production inference accepts and the reference
+  // refuses shows here).
+  std::map<std::string, std::pair<int64_t, std::string>> invalid;
+  std::vector<GraphFinding> findings;
+};
+
+// Every available built-in backend but the reference and the dispatch variants.
+std::vector<std::string> graphs_default_backends(const Registry& registry);
+
+GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& options);
+
+nlohmann::json graphs_report(const GraphsSummary& s);
+
+}  // namespace cvm::graph
