@@ -2,10 +2,10 @@
 
 #include <cctype>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
+#include "cvmcheck/case_seed.h"
 #include "cvmcheck/errors.h"
 #include "harness/graph/graph_diff.h"
 #include "harness/graph/graph_folder.h"
@@ -17,12 +17,6 @@ namespace cvm::graph {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string hex(uint64_t v) {
-  char buf[20];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 std::string file_name(std::string s) {
   for (char& c : s) {
@@ -48,11 +42,11 @@ void save_repro(const GraphsOptions& o, const GeneratedModel& m, GraphFinding& f
   if (o.report_dir.empty() || saved >= o.max_repros) return;
   const std::string dir = o.report_dir + "/repros/" +
                           file_name(f.backend + "-" + (f.op.empty() ? "graph" : f.op) + "-" + f.kind) +
-                          "-" + hex(m.seed);
+                          "-" + seed_hex(m.seed);
   write_graph_folder(dir, m.graph, m.inputs);
   nlohmann::json j = {{"signature", f.signature}, {"backend", f.backend}, {"node", f.node},
                       {"op", f.op},               {"kind", f.kind},       {"what", f.what},
-                      {"graph_seed", hex(m.seed)},
+                      {"graph_seed", seed_hex(m.seed)},
                       {"replay", "cvmcheck graphs --replay " + dir + " --backends " + f.backend}};
   std::ofstream(dir + "/finding.json") << j.dump(2) << "\n";
   f.repro = dir;
@@ -102,7 +96,7 @@ GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
   int saved = 0;
   for (int64_t k = 0; o.max_graphs < 0 || k < o.max_graphs; ++k) {
     if (std::chrono::duration<double>(Clock::now() - start).count() >= o.seconds) break;
-    const GeneratedModel m = generate_model(registry, graph_seed(o.seed, static_cast<uint64_t>(k)), gen);
+    const GeneratedModel m = generate_model(registry, case_seed(o.seed, static_cast<uint64_t>(k)), gen);
     const GraphRun expected = run_graph(registry, "reference", m.graph, m.inputs);
     ++s.graphs;
     s.drafts += m.drafts;
@@ -155,7 +149,7 @@ nlohmann::json graphs_report(const GraphsSummary& s) {
   for (const GraphFinding& f : s.findings) {
     findings.push_back({{"signature", f.signature}, {"backend", f.backend}, {"op", f.op},
                         {"kind", f.kind}, {"first_differing_node", f.node}, {"what", f.what},
-                        {"graph_seed", hex(f.graph_seed)}, {"count", f.count}, {"repro", f.repro}});
+                        {"graph_seed", seed_hex(f.graph_seed)}, {"count", f.count}, {"repro", f.repro}});
   }
   nlohmann::json invalid = nlohmann::json::object();
   for (const auto& [op, c] : s.invalid) invalid[op] = {{"count", c.first}, {"first", c.second}};

@@ -2,7 +2,7 @@
 // diffed entry by entry (docs/graphs.md, "The command"). Findings are grouped by signature
 // (backend, the first differing node's operator, what differs); the first model of each is saved
 // as a graph folder. The sequence of models is a function of the seed: model k has seed
-// graph_seed(seed, k), whatever the time limit cuts off.
+// case_seed(seed, k) (cvmcheck/case_seed.h), whatever the time limit cuts off.
 #pragma once
 
 #include <cstdint>

@@ -33,11 +33,4 @@ class Rng {
   uint64_t state_;
 };
 
-// The seed of graph k of a run seeded with `seed`: graphs are independent of each other, so a
-// finding's graph is replayed from its own seed.
-inline uint64_t graph_seed(uint64_t seed, uint64_t k) {
-  Rng r(seed ^ (0xD1B54A32D192ED03ull * (k + 1)));
-  return r.next();
-}
-
 }  // namespace cvm::graph

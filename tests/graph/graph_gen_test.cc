@@ -3,6 +3,7 @@
 // production backends agreeing with the reference on them.
 #include <gtest/gtest.h>
 
+#include "cvmcheck/case_seed.h"
 #include "harness/graph/graph_diff.h"
 #include "harness/graph/graph_gen.h"
 #include "harness/graph/graph_json.h"
@@ -32,7 +33,7 @@ TEST(GraphGen, DrawsValidModelsOfTheAskedSize) {
   for (int k = 0; k < kModels; ++k) {
     GenOptions o;
     o.nodes = 1 + k % 30;
-    const GeneratedModel m = generate_model(registry(), graph_seed(7, static_cast<uint64_t>(k)), o);
+    const GeneratedModel m = generate_model(registry(), case_seed(7, static_cast<uint64_t>(k)), o);
     const size_t ops = m.graph.nodes.size() - m.inputs.params.size() - 1;
     full += ops == static_cast<size_t>(o.nodes);
     const GraphRun r = run_graph(registry(), "reference", m.graph, m.inputs);
@@ -49,7 +50,7 @@ TEST(GraphGen, FeedsConvolutionsAndDenseAtMostEightBits) {
   for (uint64_t k = 0; k < 60; ++k) {
     GenOptions o;
     o.nodes = 12;
-    const GeneratedModel m = generate_model(registry(), graph_seed(11, k), o);
+    const GeneratedModel m = generate_model(registry(), case_seed(11, k), o);
     const std::vector<uint32_t> row_ptr = row_ptr_of(m.graph);
     for (const Node& n : m.graph.nodes) {
       const std::string op = n.operator_name();
@@ -63,7 +64,7 @@ TEST(GraphGen, FeedsConvolutionsAndDenseAtMostEightBits) {
 
 TEST(GraphGen, ProductionBackendsAgreeWithTheReference) {
   for (uint64_t k = 0; k < 40; ++k) {
-    const GeneratedModel m = generate_model(registry(), graph_seed(3, k), {});
+    const GeneratedModel m = generate_model(registry(), case_seed(3, k), {});
     const GraphRun expected = run_graph(registry(), "reference", m.graph, m.inputs);
     for (const char* backend : {"optimized", "cuda-host"}) {
       const GraphRun actual = run_graph(registry(), backend, m.graph, m.inputs);
