@@ -18,31 +18,45 @@ namespace {
 
 // A cap state: the ISA, plus kEmulated for its SIMDe twin; -1 for none.
 constexpr int kEmulated = 16;
+static_assert(kIsaCount <= kEmulated, "a cap state holds the ISA below the twin bit");
+
+// Whether this CPU (and OS) runs `isa`'s native kernels: one test per ISA of this build's
+// processor (isa_list.h); another processor's ISAs, never.
+bool cpu_runs(Isa isa) {
+  switch (isa) {
+    case Isa::kPortable: return true;
+#ifdef CVM_X86
+    case Isa::kAvx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Isa::kAvxVnni: {
+      // AVX-VNNI is CPUID leaf 7, sub-leaf 1, EAX bit 4 (clang 14's __builtin_cpu_supports does
+      // not know it); its VEX registers are AVX2's, whose OS support the AVX2 test checks.
+      unsigned a = 0, b = 0, c = 0, d = 0;
+      const bool leaf = __get_cpuid_count(7, 1, &a, &b, &c, &d) != 0;
+      return cpu_runs(Isa::kAvx2) && leaf && (a & (1u << 4)) != 0;
+    }
+    case Isa::kAvx512Vnni:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
+#elif defined(__aarch64__)
+    // The kernel's view (HWCAP_ASIMDDP: SDOT/UDOT), which is also what qemu-aarch64 reports for
+    // the CPU it emulates (QEMU_CPU=cortex-a53 has none).
+    case Isa::kNeonDot: return (getauxval(AT_HWCAP) & HWCAP_ASIMDDP) != 0;
+#endif
+    default: break;
+  }
+  return false;
+}
 
 struct Support {
-  bool isa[kIsaCount] = {true, false, false, false, false};
+  bool isa[kIsaCount] = {};
 };
 
 Support detect() {
-  Support s;
-#if defined(__aarch64__)
-  // The kernel's view (HWCAP_ASIMDDP: SDOT/UDOT), which is also what qemu-aarch64 reports for
-  // the CPU it emulates (QEMU_CPU=cortex-a53 has none).
-  s.isa[static_cast<int>(Isa::kNeonDot)] = (getauxval(AT_HWCAP) & HWCAP_ASIMDDP) != 0;
-#endif
 #ifdef CVM_X86
   __builtin_cpu_init();
-  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  s.isa[static_cast<int>(Isa::kAvx2)] = avx2;
-  // AVX-VNNI is CPUID leaf 7, sub-leaf 1, EAX bit 4 (clang 14's __builtin_cpu_supports does not
-  // know it); its VEX registers are AVX2's, whose OS support avx2 above already checked.
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  const bool leaf = __get_cpuid_count(7, 1, &a, &b, &c, &d) != 0;
-  s.isa[static_cast<int>(Isa::kAvxVnni)] = avx2 && leaf && (a & (1u << 4)) != 0;
-  s.isa[static_cast<int>(Isa::kAvx512Vnni)] =
-      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
 #endif
+  Support s;
+  for (int i = 0; i < kIsaCount; ++i) s.isa[i] = cpu_runs(static_cast<Isa>(i));
   return s;
 }
 
@@ -80,39 +94,9 @@ int cap_now() {
 
 }  // namespace
 
-const char* isa_name(Isa isa) {
-  switch (isa) {
-    case Isa::kAvx512Vnni: return "avx512vnni";
-    case Isa::kAvxVnni: return "avxvnni";
-    case Isa::kAvx2: return "avx2";
-    case Isa::kNeonDot: return "neon-dotprod";
-    case Isa::kPortable: break;
-  }
-  return "portable";
-}
-
-bool isa_built(Isa isa) {
-  switch (isa) {
-    case Isa::kPortable: return true;
-#ifdef CVM_X86
-    case Isa::kAvx2:
-    case Isa::kAvxVnni:
-    case Isa::kAvx512Vnni: return true;
-#elif defined(__aarch64__)
-    case Isa::kNeonDot: return true;
-#endif
-    default: break;
-  }
-  return false;
-}
-
 bool isa_supported(Isa isa) {
   const int i = static_cast<int>(isa);
   return i >= 0 && i < kIsaCount && support().isa[i];
-}
-
-bool isa_has_twin(Isa isa) {
-  return isa_built(isa) && (isa == Isa::kAvxVnni || isa == Isa::kAvx512Vnni);
 }
 
 Isa detected_isa() { return best_at_most(kIsaCount - 1); }

@@ -17,7 +17,7 @@
 
 #include "infer/nn.h"
 #include "optimized/kernels.h"
-#include "optimized/nn_gemm.h"
+#include "optimized/nn_isa_dispatch.h"
 #include "optimized/paths.h"
 
 namespace cvm::opt {

@@ -8,12 +8,13 @@
 //
 // The flat range is split into chunks of kChunk elements; threads take contiguous runs of
 // chunks. Each loop is compiled for the baseline x86-64, AVX2 and AVX-512 and chosen per call
-// from opt::active_isa() (the nn family's CPUID choice, so CVMCHECK_ISA caps it too): the library
-// is built without -march, and SSE2 has no 32-bit min, max or abs, so the baseline loop needs
-// about three times the instructions per element. AVX-VNNI takes the AVX2 loop (its vectors are
-// AVX2's). The emulated twins (optimized/isa_twin.h) take the same loop source without target
-// attributes, which is the baseline instantiation: the loops hold no intrinsics, so what a twin
-// checks of an ISA's pass is its source and dispatch, not the compiler's code for that ISA.
+// from the vector class of opt::active_isa() (the nn family's CPUID choice, so CVMCHECK_ISA caps
+// it too; optimized/isa_list.h's `vectors`): the library is built without -march, and SSE2 has
+// no 32-bit min, max or abs, so the baseline loop needs about three times the instructions per
+// element. AVX-VNNI takes the AVX2 loop (its vectors are AVX2's). The emulated twins
+// (optimized/isa_twin.h) take the same loop source without target attributes, which is the
+// baseline instantiation: the loops hold no intrinsics, so what a twin checks of an ISA's pass is
+// its source and dispatch, not the compiler's code for that ISA.
 #pragma once
 
 #include <algorithm>
@@ -109,13 +110,14 @@ CVM_FUSED_PASSES(avx512, CVM_FUSED_AVX512)
 #endif
 #undef CVM_FUSED_PASSES
 
-// Marks the pass of the active ISA taken: the three ISA passes are each a path.
-inline Isa hit_isa_pass() {
-  const Isa isa = active_isa();
-  path::hit(isa == Isa::kAvx512Vnni                        ? path::kFusedAvx512
-            : isa == Isa::kAvx2 || isa == Isa::kAvxVnni ? path::kFusedAvx2
-                                                        : path::kFusedPortable);
-  return isa;
+// Marks the pass of the active ISA taken (the three passes are each a path) and returns the
+// ISA's vector class (isa_list.h), which chooses the pass.
+inline Vectors hit_isa_pass() {
+  const Vectors vectors = isa_vectors(active_isa());
+  path::hit(vectors == Vectors::kAvx512Vectors ? path::kFusedAvx512
+            : vectors == Vectors::kAvx2Vectors ? path::kFusedAvx2
+                                               : path::kFusedPortable);
+  return vectors;
 }
 
 // Whether the ISA's pass must run without target attributes (an emulated twin's, or no x86).
@@ -129,14 +131,13 @@ inline bool baseline_pass() {
 
 template <typename T, typename F>
 UnaryPass<T, F> unary_pass() {
-  [[maybe_unused]] const Isa isa = hit_isa_pass();
+  [[maybe_unused]] const Vectors vectors = hit_isa_pass();
 #ifdef CVM_FUSED_X86
   if (!baseline_pass()) {
-    switch (isa) {
-      case Isa::kAvx512Vnni: return unary_avx512<T, F>;
-      case Isa::kAvx2:
-      case Isa::kAvxVnni: return unary_avx2<T, F>;
-      case Isa::kPortable: break;
+    switch (vectors) {
+      case Vectors::kAvx512Vectors: return unary_avx512<T, F>;
+      case Vectors::kAvx2Vectors: return unary_avx2<T, F>;
+      case Vectors::kBaselineVectors: break;
     }
   }
 #endif
@@ -145,14 +146,13 @@ UnaryPass<T, F> unary_pass() {
 
 template <bool kA, bool kB, typename A, typename B, typename F>
 BinaryPass<A, B, F> binary_pass() {
-  [[maybe_unused]] const Isa isa = hit_isa_pass();
+  [[maybe_unused]] const Vectors vectors = hit_isa_pass();
 #ifdef CVM_FUSED_X86
   if (!baseline_pass()) {
-    switch (isa) {
-      case Isa::kAvx512Vnni: return binary_avx512<kA, kB, A, B, F>;
-      case Isa::kAvx2:
-      case Isa::kAvxVnni: return binary_avx2<kA, kB, A, B, F>;
-      case Isa::kPortable: break;
+    switch (vectors) {
+      case Vectors::kAvx512Vectors: return binary_avx512<kA, kB, A, B, F>;
+      case Vectors::kAvx2Vectors: return binary_avx2<kA, kB, A, B, F>;
+      case Vectors::kBaselineVectors: break;
     }
   }
 #endif

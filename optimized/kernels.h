@@ -43,17 +43,12 @@ int64_t work_threshold();
 
 // The dispatch variants, as backends of their own: optimized/<isa> forces one ISA path of those
 // this binary holds (isa_built; unavailable, with why, where the CPU lacks it), optimized/<isa>~simde
-// forces that ISA's emulated twin (x86 builds, any x86-64 CPU; AVX-VNNI and AVX-512 VNNI) and optimized@<n> runs on n threads
+// forces that ISA's emulated twin (x86 builds, any x86-64 CPU; the ISAs of optimized/isa_list.h
+// with a twin: AVX-VNNI and AVX-512 VNNI) and optimized@<n> runs on n threads
 // with a work threshold of 0, each wrapping `optimized`'s kernels. `optimized` stays the CPUID
 // pick.
 std::vector<Backend> make_variant_backends(const Backend& optimized);
 
-// Tests only: optimized/avxvnni~simde with nn::AvxVnniFault `fault` planted in its micro-kernel.
-Backend make_planted_avxvnni_variant(const Backend& optimized, const std::string& name,
-                                     int fault);
-// The same on optimized/neon-dotprod with a nn::NeonDotFault planted (aarch64 builds; tests only).
-Backend make_planted_neon_variant(const Backend& optimized, const std::string& name, int fault);
-// Tests only: optimized/avx2 (native) with nn::kAvx2FaultU8For8Bit planted in its dispatch.
-Backend make_planted_avx2_variant(const Backend& optimized, const std::string& name);
+// The test-only variants with a fault planted: optimized/planted_faults.h.
 
 }  // namespace cvm::opt

@@ -1,6 +1,6 @@
 // The integer GEMM core of the optimized conv2d and dense: register-tiled micro-kernels over
 // packed 8-bit operands (AVX-512 VNNI, AVX-VNNI, AVX2, NEON), chosen per call from the active
-// ISA (optimized/cpu_features.h), plus the direct kernels of the portable path.
+// ISA (optimized/nn_isa_dispatch.h), plus the direct kernels of the portable path.
 //
 // Exactness (why int32 accumulation is exact here). conv2d and dense require p0, p1 <= 8, so
 // |x|, |w| <= alpha(8) = 127, and an output precision P <= 32. Without a bias
@@ -156,59 +156,31 @@ struct NnIsa {
   DirectDenseFn<int32_t> dense_i32 = nullptr;
   GemvFn<int8_t> gemv_i8 = nullptr;  // null: dense of few rows takes the packed GEMM too
   GemvFn<int32_t> gemv_i32 = nullptr;
+  // The path marks of its GEMM (optimized/paths.h: kConvGemm*, kDenseGemm*); -1 without one.
+  int conv_path = -1;
+  int dense_path = -1;
 };
 
-// Test-only faults planted in the AVX-VNNI micro-kernel (tests/optimized/avxvnni_planted_test.cc
-// proves that a short campaign of the emulated twin catches each); production never sets one.
-enum AvxVnniFault : int {
-  kAvxVnniNoFault = 0,
-  kAvxVnniFaultLane = 1,       // the last lane keeps its accumulator
-  kAvxVnniFaultKTail = 2,      // an odd last k-step dropped
-  kAvxVnniFaultPairOrder = 3,  // vpdpbusd's u8 and s8 operands swapped
-  // AVX2 (tests/optimized/avx2_planted_test.cc): the dispatch takes vpmaddubsw for a call whose
-  // data and weights both have precision 8, where its int16 pair sums saturate.
-  kAvx2FaultU8For8Bit = 4,
-};
-
-// Test-only faults planted in the NEON dot-product micro-kernel (tests/optimized/
-// neon_planted_test.cc proves that a short campaign on an aarch64 CPU, or under qemu-aarch64,
-// catches each); production never sets one.
-enum NeonDotFault : int {
-  kNeonDotNoFault = 0,
-  kNeonDotFaultLane = 1,   // the last lane keeps its accumulator
-  kNeonDotFaultKTail = 2,  // an odd last k-step dropped
-};
-
-// The kernels of `isa` (each ISA's table is in optimized/nn_isa_<isa>.cc), or of its SIMDe twin
-// (optimized/nn_isa_<isa>_simde.cc; the portable ISA has none and ignores `emulated`). An ISA
-// this binary does not hold (isa_built) gives the portable kernels.
-const NnIsa& nn_isa(Isa isa, bool emulated = false);
-// The kernels of active_isa() and active_isa_emulated(), with the planted fault if any.
-const NnIsa& active_nn_isa();
-// The same for a call of conv2d or dense whose data and weights have these precisions: on AVX2,
-// the vpmaddubsw kernels of a side of precision <= 7 (above), else vpsignb + vpmaddubsw.
-const NnIsa& active_nn_isa(int p_data, int p_weight);
+// Each ISA's kernel table, for the dispatch (nn_isa_dispatch.h), in its kernel file
+// optimized/nn_isa_<stem>.cc (isa_list.h), and its SIMDe twin's in nn_isa_<stem>_simde.cc:
+// with the test-only fault `fault` planted (planted_faults.h), or faultless for
+// kNoPlantedFault and any fault that ISA does not plant. Declared for every ISA of the list, the
+// twin too; defined only in the builds that hold them (isa_built, isa_has_twin), where the
+// dispatch alone names them (the others only in its discarded `if constexpr` branches).
+#define CVM_NN_ISA_TABLE(constant, name, processor, twin, vectors, stem) \
+  const NnIsa& stem##_isa(int fault);                                   \
+  const NnIsa& stem##_isa_simde(int fault);
+CVMCHECK_ISAS(CVM_NN_ISA_TABLE)
+#undef CVM_NN_ISA_TABLE
+// The AVX2 vpmaddubsw kernels storing the data as x + shift: 64 (data of precision <= 7) or
+// 128 (weights of precision <= 7); x86 builds only.
+const NnIsa& avx2_u8_isa(int shift);
 // The AVX2 gemv (nn_gemv_avx2.cc): int16 pairs, exact at every valid precision.
 void avx2_gemv_i8(const int8_t* x, const int8_t* w, const int32_t* bias, int32_t* y, int64_t rows,
                   int64_t depth, int64_t units, int64_t first, int64_t last, int32_t* range);
 void avx2_gemv_i32(const int32_t* x, const int32_t* w, const int32_t* bias, int32_t* y,
                    int64_t rows, int64_t depth, int64_t units, int64_t first, int64_t last,
                    int32_t* range);
-// The AVX2 vpmaddubsw kernels storing the data as x + shift: 64 (data of precision <= 7) or
-// 128 (weights of precision <= 7).
-const NnIsa& avx2_u8_isa(int shift);
-const NnIsa& portable_isa();
-const NnIsa& avx2_isa();
-const NnIsa& avxvnni_isa(int fault = kAvxVnniNoFault);
-const NnIsa& avxvnni_isa_simde(int fault = kAvxVnniNoFault);
-const NnIsa& vnni_isa();
-const NnIsa& vnni_isa_simde();
-const NnIsa& neon_dot_isa(int fault = kNeonDotNoFault);  // aarch64 builds only
-
-// The AvxVnniFault, kAvx2FaultU8For8Bit or NeonDotFault active_nn_isa() plants in the active
-// ISA's micro-kernel (tests only; a dispatch variant sets it per call).
-int planted_fault();
-void set_planted_fault(int fault);
 
 // Wrapping int32 arithmetic (the VNNI compensation): exact modulo 2^32, never UB.
 inline int32_t wrap_sub(int64_t a, int64_t b) {

@@ -5,6 +5,7 @@
 // The packed GEMM instead writes W's int16 copy and reads it back: for one row that doubles the
 // memory traffic of an operation that is nothing but W's traffic. Four units at a time share
 // each X load; the rows' sums wrap modulo 2^32 (exact once the values are checked).
+#if defined(__x86_64__) || defined(__i386__)  // an x86 ISA (isa_list.h): nothing elsewhere
 #include <immintrin.h>
 
 #include <algorithm>
@@ -186,3 +187,5 @@ void avx2_gemv_i32(const int32_t* x, const int32_t* w, const int32_t* bias, int3
 }
 
 }  // namespace cvm::opt::nn
+
+#endif  // x86

@@ -13,6 +13,7 @@
 // compiled for AVX2 (conv2d's data rows and weights: nn_avx2_pack.h), the direct conv2d
 // nn_depthwise.h's kernel, dense of few rows nn_gemv_avx2.cc's. Used when CPUID reports AVX2 +
 // FMA but not AVX-512 VNNI, or CVMCHECK_ISA=avx2.
+#if defined(__x86_64__) || defined(__i386__)  // an x86 ISA (isa_list.h): nothing elsewhere
 #include <immintrin.h>
 
 #define CVM_AVX2 __attribute__((target("avx2,fma")))
@@ -26,6 +27,7 @@
 #include "optimized/nn_avx2_pack.h"
 #include "optimized/nn_tile.h"
 #include "optimized/nn_depthwise.h"
+#include "optimized/paths.h"
 
 namespace cvm::opt::nn {
 namespace {
@@ -76,12 +78,20 @@ NnIsa table() {
   i.pack_a_i32 = pack_b<int32_t, kAdd>;
   i.gemv_i8 = avx2_gemv_i8;  // int16 pairs: exact at every precision
   i.gemv_i32 = avx2_gemv_i32;
+  // Each pair instruction is its own path: vpsignb on s8, or vpmaddubsw on data + 64 or + 128.
+  i.conv_path = kAdd == 64    ? path::kConvGemmAvx2U8Data
+                : kAdd == 128 ? path::kConvGemmAvx2U8Weights
+                              : path::kConvGemmAvx2;
+  i.dense_path = kAdd == 64    ? path::kDenseGemmAvx2U8Data
+                 : kAdd == 128 ? path::kDenseGemmAvx2U8Weights
+                               : path::kDenseGemmAvx2;
   return i;
 }
 
 }  // namespace
 
-const NnIsa& avx2_isa() {
+// No planted faults in the tables (planted_faults.h: the AVX2 one is the dispatch's).
+const NnIsa& avx2_isa(int /*fault*/) {
   static const NnIsa eight_bits = table<0>();
   return eight_bits;
 }
@@ -93,3 +103,5 @@ const NnIsa& avx2_u8_isa(int shift) {
 }
 
 }  // namespace cvm::opt::nn
+
+#endif  // x86

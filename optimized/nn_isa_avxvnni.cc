@@ -6,6 +6,7 @@
 // generic code compiled for this target (conv2d's data rows and weights: nn_avx2_pack.h), the
 // direct conv2d nn_depthwise.h's AVX2 kernel. Compiled a second time against SIMDe as its
 // emulated twin (nn_isa_avxvnni_simde.cc, optimized/isa_twin.h).
+#if defined(__x86_64__) || defined(__i386__)  // an x86 ISA (isa_list.h): nothing elsewhere
 #include "optimized/isa_twin.h"  // first: the twin's SIMDe must precede any <immintrin.h>
 
 #define CVM_AVXVNNI CVM_ISA_TARGET("avx2,fma,avxvnni")
@@ -19,6 +20,8 @@
 #include "optimized/nn_avx2_pack.h"
 #include "optimized/nn_tile.h"
 #include "optimized/nn_depthwise.h"
+#include "optimized/paths.h"
+#include "optimized/planted_faults.h"
 
 namespace cvm::opt::nn {
 namespace {
@@ -65,6 +68,8 @@ NnIsa table() {
   i.pack_b_i32 = pack_b<int32_t, false>;
   i.pack_a_i8 = pack_b<int8_t, true>;  // the dense data, stored x + 128
   i.pack_a_i32 = pack_b<int32_t, true>;
+  i.conv_path = path::kConvGemmAvxVnni;
+  i.dense_path = path::kDenseGemmAvxVnni;
   return i;
 }
 
@@ -85,3 +90,5 @@ const NnIsa& CVM_ISA_NAME(avxvnni_isa)(int fault) {
 }
 
 }  // namespace cvm::opt::nn
+
+#endif  // x86

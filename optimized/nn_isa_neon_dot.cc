@@ -4,8 +4,9 @@
 // stored as it is (no + 128 shift, no compensation): each lane adds four exact products of
 // |x|, |w| <= 127 (nn_gemm.h's bound keeps every partial sum inside int32). The micro-kernel is
 // nn_tile.h's skeleton over the traits below; packing and the direct kernels are the generic code
-// compiled for this target. Built in aarch64 builds only (CMakeLists.txt); used when the kernel
-// reports HWCAP_ASIMDDP, or CVMCHECK_ISA=neon-dotprod.
+// compiled for this target. Built in aarch64 builds only (isa_list.h; elsewhere the file compiles
+// to nothing); used when the kernel reports HWCAP_ASIMDDP, or CVMCHECK_ISA=neon-dotprod.
+#if defined(__aarch64__)  // an aarch64 ISA (isa_list.h): nothing elsewhere
 #include <arm_neon.h>
 
 #include <cstring>
@@ -21,6 +22,8 @@
 #include "optimized/nn_gemm.h"
 #include "optimized/nn_generic.h"
 #include "optimized/nn_tile.h"
+#include "optimized/paths.h"
+#include "optimized/planted_faults.h"
 
 namespace cvm::opt::nn {
 namespace {
@@ -117,6 +120,8 @@ NnIsa table() {
   i.range_i32 = value_range<int32_t>;
   i.direct_i8 = direct_flat<int8_t>;
   i.direct_i32 = direct_flat<int32_t>;
+  i.conv_path = path::kConvGemmNeonDot;
+  i.dense_path = path::kDenseGemmNeonDot;
   return i;
 }
 
@@ -135,3 +140,5 @@ const NnIsa& neon_dot_isa(int fault) {
 }
 
 }  // namespace cvm::opt::nn
+
+#endif  // aarch64

@@ -4,6 +4,7 @@
 // instructions carries the target attribute, so the rest of the binary stays baseline x86-64;
 // nn_isa() hands this table out only when CPUID reports the features. Compiled a second time
 // against SIMDe as its emulated twin (nn_isa_vnni_simde.cc, optimized/isa_twin.h).
+#if defined(__x86_64__) || defined(__i386__)  // an x86 ISA (isa_list.h): nothing elsewhere
 #if defined(__GNUC__) && !defined(__clang__)
 // GCC 12's AVX-512 intrinsics start from _mm*_undefined_*(), which -Wmaybe-uninitialized flags.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -315,7 +316,8 @@ CVM_VNNI_FLAT void value_range(const int8_t* data, int64_t n, int32_t* range) {
 
 }  // namespace
 
-const NnIsa& CVM_ISA_NAME(vnni_isa)() {
+// No planted faults (planted_faults.h): `fault` is ignored.
+const NnIsa& CVM_ISA_NAME(vnni_isa)(int /*fault*/) {
   static const NnIsa isa = [] {
     NnIsa i = base_table<Vnni>(Isa::kAvx512Vnni);
     i.fill_row_i8 = fill_row<int8_t>;
@@ -330,9 +332,13 @@ const NnIsa& CVM_ISA_NAME(vnni_isa)() {
     i.range_i32 = value_range;
     i.direct_i8 = direct_depthwise<Vnni, int8_t, path::kConvDepthwiseVnni>;
     i.direct_i32 = direct_depthwise<Vnni, int32_t, path::kConvDepthwiseVnni>;
+    i.conv_path = path::kConvGemmVnni;
+    i.dense_path = path::kDenseGemmVnni;
     return i;
   }();
   return isa;
 }
 
 }  // namespace cvm::opt::nn
+
+#endif  // x86

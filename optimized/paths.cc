@@ -4,7 +4,7 @@
 
 #include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
-#include "optimized/nn_gemm.h"
+#include "optimized/nn_isa_dispatch.h"
 
 namespace cvm::opt::path {
 namespace {
@@ -18,35 +18,38 @@ struct Declared {
 const Declared kDeclared[] = {CVMCHECK_OPTIMIZED_PATHS(CVMCHECK_OPTIMIZED_PATH_DECL)};
 #undef CVMCHECK_OPTIMIZED_PATH_DECL
 
+// The tag of the paths of `isa` alone (paths.h: the one-ISA tags follow the list's order).
+constexpr On only(Isa isa) {
+  return static_cast<On>(static_cast<int>(On::kPortable) + static_cast<int>(isa));
+}
+#define CVM_ONLY_TAG_CHECK(constant, ...) \
+  static_assert(only(Isa::constant) == On::constant, "the one-ISA tags follow the list");
+CVMCHECK_ISAS(CVM_ONLY_TAG_CHECK)
+#undef CVM_ONLY_TAG_CHECK
+
 bool runs_on(On on, Isa isa) {
   switch (on) {
     case On::kAny: return true;
-    case On::kPortable: return isa == Isa::kPortable;
-    case On::kBasePass: return isa == Isa::kPortable || isa == Isa::kNeonDot;
-    case On::kAvx2: return isa == Isa::kAvx2;
-    case On::kAvx2Pass: return isa == Isa::kAvx2 || isa == Isa::kAvxVnni;
-    case On::kAvxVnni: return isa == Isa::kAvxVnni;
-    case On::kVnni: return isa == Isa::kAvx512Vnni;
-    case On::kNeonDot: return isa == Isa::kNeonDot;
+    case On::kBasePass: return isa_vectors(isa) == Vectors::kBaselineVectors;
+    case On::kAvx2Pass: return isa_vectors(isa) == Vectors::kAvx2Vectors;
+    case On::kAvx512Pass: return isa_vectors(isa) == Vectors::kAvx512Vectors;
     case On::kGemm: return isa != Isa::kPortable;
-  }
-  return false;
-}
-
-// The ISA whose variant takes a path of `on` (kAny: every ISA's; kGemm: one of several, the
-// AVX2 or the NEON one).
-Isa owner(On on) {
-  switch (on) {
-    case On::kAny:
-    case On::kPortable:
-    case On::kBasePass: return Isa::kPortable;
-    case On::kVnni: return Isa::kAvx512Vnni;
-    case On::kAvxVnni: return Isa::kAvxVnni;
-    case On::kNeonDot: return Isa::kNeonDot;
-    case On::kGemm: return isa_built(Isa::kNeonDot) ? Isa::kNeonDot : Isa::kAvx2;
     default: break;
   }
-  return Isa::kAvx2;
+  return on == only(isa);
+}
+
+// The ISA whose variant takes a path of `on`: the lowest-ranked of this binary's ISAs that runs
+// it (kAny: the portable one; kGemm: AVX2 on x86, NEON on ARM), else of the list's (another
+// processor's ISA, whose paths this binary does not declare).
+Isa owner(On on) {
+  for (const bool built_only : {true, false}) {
+    for (int i = 0; i < kIsaCount; ++i) {
+      const Isa isa = static_cast<Isa>(i);
+      if ((isa_built(isa) || !built_only) && runs_on(on, isa)) return isa;
+    }
+  }
+  return Isa::kPortable;
 }
 
 // Why a backend running `picked` never takes a path of another ISA.
@@ -143,17 +146,7 @@ int64_t dense_block_steps(const nn::NnIsa& isa) {
   return isa.isa == Isa::kAvx2 ? kDenseBlockSteps / 2 : kDenseBlockSteps;
 }
 
-int gemm_path(const nn::NnIsa& isa, bool conv) {
-  switch (isa.isa) {
-    case Isa::kAvx512Vnni: return conv ? kConvGemmVnni : kDenseGemmVnni;
-    case Isa::kAvxVnni: return conv ? kConvGemmAvxVnni : kDenseGemmAvxVnni;
-    case Isa::kNeonDot: return conv ? kConvGemmNeonDot : kDenseGemmNeonDot;
-    default: break;
-  }
-  if (isa.shift == 64) return conv ? kConvGemmAvx2U8Data : kDenseGemmAvx2U8Data;
-  if (isa.shift == 128) return conv ? kConvGemmAvx2U8Weights : kDenseGemmAvx2U8Weights;
-  return conv ? kConvGemmAvx2 : kDenseGemmAvx2;
-}
+int gemm_path(const nn::NnIsa& isa, bool conv) { return conv ? isa.conv_path : isa.dense_path; }
 
 void mark_single_threaded(Backend& backend, const std::string& why) {
   for (const std::string& id : backend.paths) {

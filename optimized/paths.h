@@ -9,6 +9,7 @@
 
 #include "cvmcheck/paths.h"
 #include "cvmcheck/registry.h"
+#include "optimized/isa_list.h"
 
 namespace cvm::opt::nn {
 struct NnIsa;
@@ -29,12 +30,17 @@ inline constexpr int64_t kDenseGemvRows = 2;  // AVX2: dense of at most this man
 inline constexpr int64_t kConvPackTaps = 8;  // AVX2-class: weight taps packed by one transposition
 
 // Which dispatch a path belongs to: a variant forcing one ISA declares only its own, and a
-// binary declares only the paths of the ISAs it holds (cpu_features.h: isa_built).
-// kAvx2Pass: the AVX2 elementwise pass, which AVX-VNNI (no wider vectors) runs too.
-// kBasePass: the baseline elementwise pass, which NEON runs too (no NEON pass of its own: the
-// aarch64 baseline already has Advanced SIMD, which the compiler vectorizes the loop for).
+// binary declares only the paths of the ISAs it holds (cpu_features.h: isa_built). Beside kAny
+// and kGemm (every ISA with a GEMM, not portable), a tag is one ISA of optimized/isa_list.h (by
+// the same name as its Isa constant), or the ISAs of one vector class (the list's `vectors`):
+// kBasePass the baseline's (the portable ISA, and NEON, whose aarch64 baseline already has the
+// Advanced SIMD the compiler vectorizes the elementwise loop for), kAvx2Pass AVX2's (AVX2 and
+// AVX-VNNI, no wider vectors), kAvx512Pass AVX-512's.
 enum class On {
-  kAny, kPortable, kBasePass, kAvx2, kAvx2Pass, kAvxVnni, kVnni, kNeonDot, kGemm /* not portable */
+  kAny, kBasePass, kAvx2Pass, kAvx512Pass, kGemm,
+#define CVM_ON_ONE_ISA(constant, ...) constant,
+  CVMCHECK_ISAS(CVM_ON_ONE_ISA)
+#undef CVM_ON_ONE_ISA
 };
 
 // X(constant, id, on, ops, description). ops: canonical names, "family:F" or "*" (every op).
@@ -55,7 +61,7 @@ enum class On {
     "the baseline elementwise pass (portable and NEON)")                                        \
   X(kFusedAvx2, "fused.pass.avx2", kAvx2Pass, "family:elementwise,family:broadcast",            \
     "the AVX2 pass (AVX2 and AVX-VNNI)")                                                        \
-  X(kFusedAvx512, "fused.pass.avx512", kVnni, "family:elementwise,family:broadcast",                        \
+  X(kFusedAvx512, "fused.pass.avx512", kAvx512Pass, "family:elementwise,family:broadcast",      \
     "the AVX-512 elementwise pass")                                                             \
   X(kBroadcastRows, "broadcast.rows", kAny, "family:broadcast",                                 \
     "a broadcast over several rows of its merged inner axis")                                   \
@@ -77,14 +83,15 @@ enum class On {
     "implicit GEMM on AVX2, vpmaddubsw: weights of precision <= 7, data (precision 8) + 128")   \
   X(kConvGemmAvxVnni, "conv2d.gemm.avxvnni", kAvxVnni, "conv2d",                               \
     "implicit GEMM on AVX-VNNI (u8, 256-bit)")                                                  \
-  X(kConvGemmVnni, "conv2d.gemm.vnni", kVnni, "conv2d", "implicit GEMM on AVX-512 VNNI (u8)")   \
+  X(kConvGemmVnni, "conv2d.gemm.vnni", kAvx512Vnni, "conv2d",                                   \
+    "implicit GEMM on AVX-512 VNNI (u8)")                                                       \
   X(kConvGemmNeonDot, "conv2d.gemm.neon_dotprod", kNeonDot, "conv2d",                          \
     "implicit GEMM on NEON SDOT (s8, 128-bit)")                                                 \
   X(kConvDirect, "conv2d.direct", kAny, "conv2d", "the direct kernel")                          \
   X(kConvDeclined, "conv2d.gemm_declined", kGemm, "conv2d",                                     \
     "a GEMM ISA sends the call to the direct kernel (one channel per group, or buffers out of " \
     "proportion)")                                                                              \
-  X(kConvDepthwiseVnni, "conv2d.direct.depthwise_vnni", kVnni, "conv2d",                        \
+  X(kConvDepthwiseVnni, "conv2d.direct.depthwise_vnni", kAvx512Vnni, "conv2d",                  \
     "VNNI's depthwise direct kernel (one input channel per group, width stride 1)")             \
   X(kConvDepthwiseAvx2, "conv2d.direct.depthwise_avx2", kAvx2Pass, "conv2d",                    \
     "the AVX2 depthwise direct kernel (AVX2 and AVX-VNNI; one input channel per group)")        \
@@ -112,7 +119,8 @@ enum class On {
     "at most 2 rows on AVX2: a gemv streaming W once, converted and multiplied in one pass")    \
   X(kDenseGemmAvxVnni, "dense.gemm.avxvnni", kAvxVnni, "dense",                                \
     "packed GEMM on AVX-VNNI (u8 x s8, 256-bit)")                                               \
-  X(kDenseGemmVnni, "dense.gemm.vnni", kVnni, "dense", "packed GEMM on AVX-512 VNNI (u8 x s8)") \
+  X(kDenseGemmVnni, "dense.gemm.vnni", kAvx512Vnni, "dense",                                    \
+    "packed GEMM on AVX-512 VNNI (u8 x s8)")                                                    \
   X(kDenseGemmNeonDot, "dense.gemm.neon_dotprod", kNeonDot, "dense",                            \
     "packed GEMM on NEON SDOT (s8 x s8, 128-bit)")                                              \
   X(kDenseDirect, "dense.direct", kPortable, "dense", "direct dot products")                    \
@@ -150,8 +158,9 @@ using paths::hit_if;
 // (2048) that the generators aim at.
 int64_t dense_block_steps(const nn::NnIsa& isa);
 
-// The GEMM path of a conv2d (conv) or dense call on `isa`'s kernels: the ISA's, and on AVX2 the
-// pair instruction the call's precisions chose (nn::active_nn_isa(p_data, p_weight)).
+// The GEMM path of a conv2d (conv) or dense call on `isa`'s kernels, which its table names (on
+// AVX2 that of the pair instruction the call's precisions chose: nn::active_nn_isa(p_data,
+// p_weight)).
 int gemm_path(const nn::NnIsa& isa, bool conv);
 
 // The paths `backend_isa` can take (-1: any ISA, the CPUID pick), with those this machine

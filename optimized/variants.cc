@@ -6,8 +6,8 @@
 
 #include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
-#include "optimized/nn_gemm.h"
 #include "optimized/paths.h"
+#include "optimized/planted_faults.h"
 
 namespace cvm::opt {
 namespace {
@@ -17,7 +17,7 @@ struct Dispatch {
   int threads = 0;           // 0: the default team
   int64_t work_threshold = -1;  // -1: the default
   bool emulated = false;     // the ISA's SIMDe twin (optimized/isa_twin.h)
-  int planted = nn::kAvxVnniNoFault;  // tests only
+  int planted = nn::kNoPlantedFault;  // tests only (planted_faults.h)
 };
 
 // Sets a dispatch for one call and restores the previous one, also when the kernel throws.
@@ -92,7 +92,9 @@ std::vector<Backend> make_variant_backends(const Backend& optimized) {
   // An ISA with an emulated twin registers it next to the native variant: where the CPU lacks
   // the ISA the twin still runs its kernel source, and where it has it both run side by side.
   // Only the ISAs this binary holds: an x86 build has no NEON variant, an aarch64 build no x86.
-  for (Isa isa : {Isa::kAvx512Vnni, Isa::kAvxVnni, Isa::kAvx2, Isa::kNeonDot, Isa::kPortable}) {
+  // Every ISA of the list (isa_list.h), the highest-ranked first.
+  for (int rank = kIsaCount - 1; rank >= 0; --rank) {
+    const Isa isa = static_cast<Isa>(rank);
     if (!isa_built(isa)) continue;
     const std::string name = std::string("optimized/") + isa_name(isa);
     Backend b = wrap(optimized, name, Dispatch{static_cast<int>(isa), 2, -1});

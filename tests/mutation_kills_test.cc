@@ -332,7 +332,7 @@ class ScopedEnv {
   bool had_ = false;
 };
 
-// Kills optimized/cpu_features.cc:54:relop:0 (a cap of portable ignored).
+// Kills optimized/cpu_features.cc:70:relop:0 (a cap of portable ignored).
 TEST(MutationKillsDispatch, IsaCapSelectsEachSupportedPath) {
   const ScopedEnv no_env("CVMCHECK_ISA", nullptr);
   for (opt::Isa isa : machine_isas()) {
@@ -346,7 +346,7 @@ TEST(MutationKillsDispatch, IsaCapSelectsEachSupportedPath) {
   EXPECT_EQ(opt::active_isa(), opt::detected_isa());
 }
 
-// Kills optimized/cpu_features.cc:29:relop:0 (CVMCHECK_ISA parsed wrongly).
+// Kills optimized/cpu_features.cc:84:relop:0 (CVMCHECK_ISA parsed wrongly).
 TEST(MutationKillsDispatch, IsaVariableCapsByNameAndIgnoresUnknownNames) {
   opt::clear_isa_cap();
   for (opt::Isa isa : machine_isas()) {

@@ -62,7 +62,13 @@ TEST(PathMarks, EveryDeclaredPathHasARowOrAReason) {
   }
   for (const auto* table : {&path_oracle::optimized_path_rows(), &path_oracle::cuda_path_rows()}) {
     for (const path_oracle::PathRow& row : *table) {
-      EXPECT_NE(paths::find(row.path), nullptr) << "a row of an undefined path: " << row.path;
+      bool matched = false;  // a pattern row ("conv2d.gemm.*") must stand for a path
+      for (const PathInfo& info : paths::defined()) {
+        matched = matched || (path_oracle::row_pattern_matches(row.path, info.id) &&
+                              !path_oracle::has_exact_row(info.id));
+      }
+      EXPECT_TRUE(paths::find(row.path) != nullptr || matched)
+          << "a row of an undefined path: " << row.path;
     }
   }
   for (const path_oracle::AbsentPath& a : path_oracle::absent_path_rows()) {

@@ -112,11 +112,29 @@ int64_t Sizes::operator[](const std::string& name) const {
   return 1;
 }
 
+bool row_pattern_matches(const std::string& pattern, const std::string& path) {
+  if (!ends_with(pattern, ".*")) return false;
+  const size_t prefix = pattern.size() - 1;  // up to and with the dot
+  return path.size() > prefix && path.compare(0, prefix, pattern, 0, prefix) == 0 &&
+         path.find('.', prefix) == std::string::npos;
+}
+
+bool has_exact_row(const std::string& path) {
+  for (const auto* table : {&optimized_path_rows(), &cuda_path_rows()}) {
+    for (const PathRow& row : *table) {
+      if (row.path == path) return true;
+    }
+  }
+  return false;
+}
+
 std::vector<const PathRow*> rows_for(const std::string& path, const Backend& backend) {
+  // The rows naming the path, else, where none does, the pattern rows matching it.
+  const bool exact = has_exact_row(path);
   std::vector<const PathRow*> scoped, general;
   for (const auto* table : {&optimized_path_rows(), &cuda_path_rows()}) {
     for (const PathRow& row : *table) {
-      if (row.path != path) continue;
+      if (exact ? row.path != path : !row_pattern_matches(row.path, path)) continue;
       if (row.scope.empty()) {
         general.push_back(&row);
       } else if (in_scope(row.scope, backend)) {

@@ -39,8 +39,10 @@ class Sizes {
 
 using MakeCall = PathCall (*)(const Sizes&);
 
-// A path's row. `scope` "" applies to every backend declaring the path, unless rows of the same
-// path name a scope matching the backend: then only those apply. A scope matches a backend whose
+// A path's row. `path` is the path's id, or a pattern "conv2d.gemm.*": the row of every path of
+// that prefix and one more component that no row names (each ISA's GEMM path, one row for all:
+// optimized/isa_list.h). `scope` "" applies to every backend declaring the path, unless rows of
+// the same path name a scope matching the backend: then only those apply. A scope matches a backend whose
 // name ends with it ("@3", "/simple"), or, written "?id", one that can take path id (a dispatch
 // picked by CPUID or CVMCHECK_ISA has no name for it). `must_not` is null only where no size
 // decides the path within that backend (its ISA or kernel choice does): `one_sided` says why.
@@ -68,6 +70,11 @@ const std::vector<AbsentPath>& absent_path_rows();
 
 // The rows that apply to `path` on `backend` (empty: none).
 std::vector<const PathRow*> rows_for(const std::string& path, const Backend& backend);
+// Whether a row's `pattern` ("conv2d.gemm.*") matches `path` (a pattern row applies to a path
+// only where no row names it); false for a row naming one path.
+bool row_pattern_matches(const std::string& pattern, const std::string& path);
+// Whether a row names `path` itself.
+bool has_exact_row(const std::string& path);
 // The reason `path` has no row, or nullptr.
 const AbsentPath* absent_row(const std::string& path);
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "optimized/cpu_features.h"
-#include "optimized/kernels.h"
+#include "optimized/planted_faults.h"
 #include "registry/registry.h"
 #include "support/nn_planted.h"
 

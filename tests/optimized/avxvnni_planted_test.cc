@@ -8,8 +8,7 @@
 #include <vector>
 
 #include "optimized/cpu_features.h"
-#include "optimized/kernels.h"
-#include "optimized/nn_gemm.h"
+#include "optimized/planted_faults.h"
 #include "registry/registry.h"
 #include "support/nn_planted.h"
 

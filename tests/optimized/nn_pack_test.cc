@@ -42,7 +42,7 @@ void put(Tensor& t, int64_t i, int32_t v) {
 std::vector<std::string> avx2_class_backends() {
   std::vector<std::string> names;
   for (const testing::IsaRun& run : testing::isa_runs()) {
-    if (run.isa == opt::Isa::kAvx2 || run.isa == opt::Isa::kAvxVnni) {
+    if (opt::isa_vectors(run.isa) == opt::Vectors::kAvx2Vectors) {
       names.push_back("optimized/" + run.name());
     }
   }

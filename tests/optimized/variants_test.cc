@@ -14,6 +14,7 @@
 #include "optimized/cpu_features.h"
 #include "optimized/kernels.h"
 #include "support/call.h"
+#include "support/isas.h"
 
 namespace cvm {
 namespace {
@@ -22,8 +23,7 @@ namespace {
 // NEON one in an aarch64 build; never another processor's.
 TEST(DispatchVariants, EveryIsaAndAThreadVariantIsRegistered) {
   std::vector<std::string> names = {"optimized@3"};
-  for (opt::Isa isa : {opt::Isa::kAvx512Vnni, opt::Isa::kAvxVnni, opt::Isa::kAvx2,
-                       opt::Isa::kNeonDot, opt::Isa::kPortable}) {
+  for (opt::Isa isa : testing::all_isas()) {
     const std::string name = std::string("optimized/") + opt::isa_name(isa);
     if (!opt::isa_built(isa)) {
       EXPECT_EQ(registry().find_backend(name), nullptr) << name;
@@ -42,8 +42,8 @@ TEST(DispatchVariants, EveryIsaAndAThreadVariantIsRegistered) {
   const opt::Isa best = opt::detected_isa();
   EXPECT_TRUE(registry().find_backend(std::string("optimized/") + opt::isa_name(best))->available);
   EXPECT_TRUE(registry().find_backend("optimized/portable")->available);
-  for (opt::Isa isa : {opt::Isa::kAvxVnni, opt::Isa::kAvx512Vnni}) {
-    if (!opt::isa_has_twin(isa)) continue;  // not an x86 build
+  for (opt::Isa isa : testing::all_isas()) {
+    if (!opt::isa_has_twin(isa)) continue;  // none, or not an x86 build
     const std::string name = std::string("optimized/") + opt::isa_name(isa);
     const Backend* native = registry().find_backend(name);
     EXPECT_EQ(native->available, opt::isa_supported(isa)) << name;

@@ -1,17 +1,16 @@
 #include "support/isas.h"
 
 namespace cvm::testing {
-namespace {
 
-// Every ISA, in the order the lists give them.
-constexpr opt::Isa kAll[] = {opt::Isa::kPortable, opt::Isa::kAvx2, opt::Isa::kAvxVnni,
-                             opt::Isa::kAvx512Vnni, opt::Isa::kNeonDot};
-
-}  // namespace
+std::vector<opt::Isa> all_isas() {
+  std::vector<opt::Isa> isas;
+  for (int i = 0; i < opt::kIsaCount; ++i) isas.push_back(static_cast<opt::Isa>(i));
+  return isas;
+}
 
 std::vector<opt::Isa> machine_isas() {
   std::vector<opt::Isa> isas;
-  for (opt::Isa isa : kAll) {
+  for (opt::Isa isa : all_isas()) {
     if (opt::isa_built(isa) && opt::isa_supported(isa)) isas.push_back(isa);
   }
   return isas;
@@ -20,7 +19,7 @@ std::vector<opt::Isa> machine_isas() {
 std::vector<IsaRun> isa_runs() {
   std::vector<IsaRun> runs;
   for (opt::Isa isa : machine_isas()) runs.push_back({isa, false});
-  for (opt::Isa isa : kAll) {
+  for (opt::Isa isa : all_isas()) {
     if (opt::isa_has_twin(isa)) runs.push_back({isa, true});
   }
   return runs;
@@ -28,7 +27,7 @@ std::vector<IsaRun> isa_runs() {
 
 std::vector<std::string> isa_path_backends() {
   std::vector<std::string> names;
-  for (opt::Isa isa : kAll) {
+  for (opt::Isa isa : all_isas()) {
     if (!opt::isa_built(isa)) continue;
     names.push_back(std::string("optimized/") + opt::isa_name(isa) +
                     (opt::isa_has_twin(isa) ? "~simde" : ""));

@@ -1,6 +1,7 @@
-// The instruction sets the tests run the optimized kernels on, from what this binary holds
-// (opt::isa_built: the x86 ISAs and their SIMDe twins in x86 builds, NEON in aarch64 builds)
-// and what this CPU runs: one list, so that a test never names another processor's ISA.
+// The instruction sets the tests run the optimized kernels on, from the one list of ISAs
+// (optimized/isa_list.h), what this binary holds (opt::isa_built: the x86 ISAs and their SIMDe
+// twins in x86 builds, NEON in aarch64 builds) and what this CPU runs, so that a test never
+// names another processor's ISA.
 #pragma once
 
 #include <string>
@@ -16,6 +17,9 @@ struct IsaRun {
   bool emulated;
   std::string name() const { return std::string(opt::isa_name(isa)) + (emulated ? "~simde" : ""); }
 };
+
+// Every ISA of optimized/isa_list.h, in its order (the rank), built here or not.
+std::vector<opt::Isa> all_isas();
 
 // The portable ISA, then every ISA of this binary that this CPU runs natively.
 std::vector<opt::Isa> machine_isas();

@@ -16,6 +16,7 @@ import glob
 import os
 import re
 
+import isas
 import more_rules
 
 KINDS = ("relop", "off_by_one", "swap_index", "drop_clamp", "narrow_int32", "rounding",
@@ -50,9 +51,9 @@ class Mutant:
         return f"{self.original.strip()}  =>  {self.mutated.strip()}"
 
 
-# Kernel files another processor's build compiles (CMakeLists.txt): the mutation runs build for
-# x86, where a mutant of these would survive uncompiled.
-OTHER_PROCESSOR_FILES = {"optimized/nn_isa_neon_dot.cc"}
+# Kernel files of another processor's ISAs (optimized/isa_list.h): the mutation runs build for
+# x86, where these compile to nothing and a mutant of them would survive uncompiled.
+OTHER_PROCESSOR_FILES = isas.other_processor_files()
 
 
 def kernel_files(repo):

@@ -11,18 +11,14 @@ cuda-host never runs) are reported apart."""
 import os
 import re
 
-# Files whose functions mark no path themselves: the paths that reach their code.
+import isas
+
+# Files whose functions mark no path themselves: the paths that reach their code. Each ISA's
+# kernel file takes its ISA's GEMM paths, nn_tile.h (the micro-kernel skeleton) every GEMM ISA's
+# of the x86 builds the mutation runs use (optimized/isa_list.h, through isas.py).
 FILE_PATHS = {
-    "optimized/nn_isa_vnni.cc": ["conv2d.gemm.vnni", "dense.gemm.vnni"],
-    "optimized/nn_isa_avxvnni.cc": ["conv2d.gemm.avxvnni", "dense.gemm.avxvnni"],
-    "optimized/nn_isa_avx2.cc": ["conv2d.gemm.avx2", "conv2d.gemm.avx2_u8.data7",
-                                 "conv2d.gemm.avx2_u8.weights7", "dense.gemm.avx2",
-                                 "dense.gemm.avx2_u8.data7", "dense.gemm.avx2_u8.weights7"],
-    "optimized/nn_isa_neon_dot.cc": ["conv2d.gemm.neon_dotprod", "dense.gemm.neon_dotprod"],
     "optimized/nn_gemv_avx2.cc": ["dense.gemv.avx2"],
     "optimized/nn_isa_portable.cc": ["dense.direct", "conv2d.direct"],
-    "optimized/nn_tile.h": ["conv2d.gemm.avx2", "conv2d.gemm.avxvnni", "conv2d.gemm.vnni",
-                            "dense.gemm.avx2", "dense.gemm.avxvnni", "dense.gemm.vnni"],
     "optimized/nn_generic.h": ["conv2d.direct", "dense.direct"],
     "optimized/nn_gemm.h": ["conv2d.gemm.vnni", "dense.gemm.vnni"],
     "infer/common.cc": ["infer.value_check.threaded"],
@@ -34,6 +30,11 @@ FILE_PATHS = {
                           "cuda.nms.greedy", "cuda.nms.fill"],
     "cuda/warp_device.h": ["cuda.reduce.warp", "cuda.valid_counts.warp", "cuda.nms.greedy"],
 }
+for _isa in isas.isas():
+    if isas.gemm_paths([_isa]):
+        FILE_PATHS.setdefault(_isa.kernel_file, isas.gemm_paths([_isa]))
+FILE_PATHS["optimized/nn_tile.h"] = isas.gemm_paths([i for i in isas.isas() if i.built_here],
+                                                    main_only=True)
 DEVICE_ONLY = ("cuda/device_runner.cu", "cuda/no_device.cc")
 
 _X = re.compile(r'X\((k\w+),\s*"([^"]+)"')

@@ -13,6 +13,8 @@ import re
 import subprocess
 import sys
 
+import isas
+
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -72,12 +74,9 @@ TABLE = {
     },
     "conv2d": {"*": ["conv2d"]},
     "dense": {"*": ["dense"]},
-    "nn_isa_avx2": {"*": ["conv2d", "dense"]},
-    "nn_isa_vnni": {"*": ["conv2d", "dense"]},
-    "nn_isa_avxvnni": {"*": ["conv2d", "dense"]},
     "simde_fallbacks": {"*": ["conv2d", "dense"]},
     "isa_twin": {"*": ["conv2d", "dense"]},
-    "nn_isa_portable": {"*": ["conv2d", "dense"]},
+    "nn_isa_dispatch": {"*": ["conv2d", "dense"]},
     "nn_tile": {"*": ["conv2d", "dense"]},
     "nn_generic": {"*": ["conv2d", "dense"]},
     "nn_gemm": {"*": ["conv2d", "dense"]},
@@ -109,6 +108,9 @@ TABLE = {
     "map_device": {"*": ["*"]},
     "gather_device": {"take_element": ["take", "cvm_lut"], "*": ["*"]},
 }
+# Each ISA's kernel file (optimized/isa_list.h) serves conv2d and dense.
+for _isa in isas.isas():
+    TABLE["nn_isa_" + _isa.stem] = {"*": ["conv2d", "dense"]}
 
 # infer/ (wrong_rule mutants): functions serving another family than their file's name says;
 # everything else falls back to TABLE (by file name) like the kernels.

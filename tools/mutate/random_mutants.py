@@ -38,6 +38,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import catalogue  # noqa: E402
 import equivalents  # noqa: E402
+import isas  # noqa: E402
 import line_paths  # noqa: E402
 import modes  # noqa: E402
 import operators  # noqa: E402
@@ -50,10 +51,8 @@ DEVICE_ONLY = ("cuda/device_runner.cu", "cuda/no_device.cc")
 # Code that only some ISA dispatch variants run: the native variant, and for the ISAs with an
 # emulated twin (optimized/isa_twin.h) the twin, which every x86-64 machine runs. A mutant of
 # such a file is drawn whatever the machine; it is judged unless none of its variants can run
-# here (`no-isa`: the AVX2 file on a machine without AVX2).
-ISA_ONLY = {"optimized/nn_isa_vnni.cc": ("optimized/avx512vnni", "optimized/avx512vnni~simde"),
-            "optimized/nn_isa_avxvnni.cc": ("optimized/avxvnni", "optimized/avxvnni~simde"),
-            "optimized/nn_isa_avx2.cc": ("optimized/avx2",)}
+# here (`no-isa`: the AVX2 file on a machine without AVX2). From optimized/isa_list.h.
+ISA_ONLY = isas.isa_only_files()
 
 
 def missing_isa(mutant):
