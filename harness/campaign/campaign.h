@@ -167,6 +167,20 @@ struct CampaignResult {
   std::string commit, cpu_features, started, stopped;
   double seconds_requested = 0;
   int64_t max_cases = -1;
+  // The resume state this run started from (`campaign --resume`); "" for a run from its first
+  // call. A merge of shards (harness/campaign/campaign_merge.h) joins a stopped run's report to
+  // its resumed run's by it.
+  std::string resumed_from;
+  // How the run is judged (the campaign's exit status): whether it was of the default scope
+  // (every operator, the default backends) and the verdict flags it was given
+  // ("allow-nothing-compared", "allow-unreached-paths", "require-paths"), so that a merge of
+  // shards' reports is judged as the shards were.
+  bool default_scope = false;
+  std::set<std::string> verdict_flags;
+  // A merge of shards' reports (campaign_merge.h): the shards it holds, 0-based, ascending, of
+  // shard_count (empty for one run's own result), and those of them whose report holds only the
+  // calls made after a resumption (the stopped run's report was not among the merged ones).
+  std::vector<int> merged_shards, partial_shards;
 };
 
 // Progress callback: called about every `progress_interval` seconds with the partial result.

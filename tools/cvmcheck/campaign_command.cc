@@ -18,6 +18,7 @@
 #include "store_options.h"
 #include "store_session.h"
 #include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_json.h"
 #include "harness/campaign/campaign_report.h"
 #include "harness/campaign/campaign_resume.h"
 #include "harness/campaign/campaign_jobs.h"
