@@ -11,6 +11,9 @@ StoreRun campaign_store_run(const CampaignResult& result, StoreRun facts) {
   facts.seconds = result.seconds;
   facts.calls = result.calls;
   facts.resume = result.resume_state;
+  // A run a signal stopped is interrupted (it fixes nothing); one that ran out its time or
+  // calls is complete.
+  facts.stopped = result.stopped.rfind("signal:", 0) == 0 ? result.stopped : "";
   std::map<std::string, int64_t> backend_cases;
   for (const auto& [op, row] : result.table) {
     const auto reference = row.find("reference");

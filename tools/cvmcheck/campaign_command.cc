@@ -10,6 +10,7 @@
 #include <iomanip>
 #include <iostream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "registry/registry.h"
@@ -120,7 +121,7 @@ void add_options(CLI::App* sub, CampaignCli& o) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--shard", o.shard,
                   "K/N: make only shard K of N (1-based) of the seed's calls; shards of one seed "
-                  "are disjoint and their reports merge (tools/gate/campaign_merge.py)");
+                  "are disjoint and their reports merge (cvmcheck merge)");
   sub->add_option("--jobs", o.jobs,
                   "Processes sharing the campaign (default 0: one per core), each making every "
                   "N-th call with its own schedule: the same seed and number of jobs replay the "
@@ -221,10 +222,20 @@ void print_results(const CampaignResult& result, const CampaignCli& o, int jobs)
   }
 }
 
+// The verdict flags of the command line, as campaign.json records them (CampaignResult).
+std::set<std::string> verdict_flags(const CampaignCli& o) {
+  std::set<std::string> flags;
+  if (o.allow_nothing_compared) flags.insert("allow-nothing-compared");
+  if (o.allow_unreached_paths) flags.insert("allow-unreached-paths");
+  if (o.require_paths) flags.insert("require-paths");
+  return flags;
+}
+
 // What the run was asked for and on what, for campaign.json's "run" and the report.
 void record_run_facts(CampaignResult& result, const CampaignOptions& options,
                       const std::string& commit, const std::string& started) {
   result.commit = commit;
+  result.resumed_from = options.resume_state;
   result.cpu_features = cpu_description();
   result.started = started;
   result.seconds_requested = options.seconds;
@@ -322,6 +333,14 @@ int exit_status(const CampaignResult& result, const CampaignCli& o, bool finding
 
 }  // namespace
 
+int campaign_exit_status(const CampaignResult& result, bool findings_failed) {
+  CampaignCli rules;
+  rules.allow_nothing_compared = result.verdict_flags.count("allow-nothing-compared") != 0;
+  rules.allow_unreached_paths = result.verdict_flags.count("allow-unreached-paths") != 0;
+  rules.require_paths = result.verdict_flags.count("require-paths") != 0;
+  return exit_status(result, rules, findings_failed, result.default_scope);
+}
+
 Action add_campaign_command(CLI::App& app) {
   auto o = std::make_shared<CampaignCli>();
   CLI::App* sub = app.add_subcommand(
@@ -387,10 +406,12 @@ Action add_campaign_command(CLI::App& app) {
         jobs == 1 ? run_campaign(registry(), options, progress)
                   : run_campaign_jobs(registry(), options, jobs, prepare_job, progress);
     if (!o->quiet && isatty(STDERR_FILENO) != 0) std::cerr << "\n";
+    const bool default_scope = o->ops.empty() && o->backends.empty() && o->backend_list.empty();
     record_run_facts(result, options, commit, started);
+    result.default_scope = default_scope;
+    result.verdict_flags = verdict_flags(*o);
     print_results(result, *o, jobs);
     const std::optional<StoreDelta> delta = store.finish(result);
-    const bool default_scope = o->ops.empty() && o->backends.empty() && o->backend_list.empty();
     return exit_status(result, *o, findings_fail(result, delta, o->store.fail_on), default_scope);
   };
 }

@@ -3,6 +3,10 @@
 
 #include <CLI/CLI.hpp>
 
+namespace cvm {
+struct CampaignResult;
+}  // namespace cvm
+
 namespace cvm::cli {
 
 // Exit statuses shared by every subcommand.
@@ -28,6 +32,12 @@ Action add_worker_command(CLI::App& app);
 Action add_findings_command(CLI::App& app);
 Action add_report_command(CLI::App& app);
 Action add_bisect_command(CLI::App& app);
+Action add_merge_command(CLI::App& app);
+
+// The campaign's exit status for `result` (campaign_command.cc), judged by the rules it records
+// (CampaignResult::default_scope, verdict_flags); also that of a merge of shards' reports
+// (cvmcheck merge). `findings_failed`: findings_fail under --fail-on. Prints why it fails.
+int campaign_exit_status(const CampaignResult& result, bool findings_failed);
 
 // Before parsing: an unknown subcommand word is named with the closest known one suggested;
 // returns the exit status then, -1 when every subcommand word is known (typo_command.cc).
