@@ -16,6 +16,7 @@
 namespace cvm {
 
 struct CampaignResult;
+struct Call;
 
 struct CampaignOptions {
   double seconds = 20;
@@ -59,6 +60,11 @@ struct CampaignOptions {
   // interrupted run of the same seed, shard and jobs: each job goes on from its next call with
   // its schedule, and --max-cases bounds the calls by index as the uninterrupted run's were.
   std::string resume_state;
+  // Called with each call drawn, before it runs: its index in the whole campaign, whether its
+  // schedule arm aimed it at the path thresholds, and the call. What a test needs to see which
+  // calls a run made (tests/campaign_cuts_test.cc); what the campaign draws does not depend on
+  // it. nullptr: none.
+  std::function<void(uint64_t index, bool aimed, const Call& call)> on_call;
 };
 
 // The kernel paths of the compared backends that declare some (harness/campaign/campaign_paths.h).
