@@ -19,6 +19,7 @@
 #include "harness/engine/call_descriptor.h"
 #include "harness/gen/fuzz_input.h"
 #include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_json.h"
 #include "harness/campaign/campaign_report.h"
 #include "harness/gen/generators.h"
 #include "harness/planted/planted.h"

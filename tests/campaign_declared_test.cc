@@ -9,6 +9,7 @@
 #include "registry/registry.h"
 #include "cvmcheck/op_list.h"
 #include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_json.h"
 #include "harness/campaign/campaign_report.h"
 
 namespace cvm {

@@ -12,7 +12,7 @@
 #include "registry/registry.h"
 #include "support/jobs.h"
 #include "harness/campaign/campaign_jobs.h"
-#include "harness/campaign/campaign_report.h"
+#include "harness/campaign/campaign_json.h"
 
 namespace cvm {
 namespace {
@@ -51,7 +51,7 @@ TEST(CampaignJobs, TwoJobsReplayTheSameCallsAndMakeMaxCasesInAll) {
 
 TEST(CampaignJobs, AJsonReportReadsBackWhole) {
   const CampaignResult one = run_campaign(registry(), small_campaign());
-  EXPECT_EQ(campaign_json(campaign_result_from_json(nlohmann::json::parse(campaign_json(one)))),
+  EXPECT_EQ(campaign_json(campaign_from_json(nlohmann::json::parse(campaign_json(one)))),
             campaign_json(one));
 }
 

@@ -1,6 +1,7 @@
 // Resuming a stopped campaign (CampaignOptions::resume_state, `campaign --resume`): the resumed
 // run makes the calls the stopped one had not made, with the schedule it had, so the two runs
-// together make the uninterrupted run's calls, each once.
+// together (merged by the one merge, harness/campaign/campaign_merge.h) make the uninterrupted
+// run's calls, each once.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -8,6 +9,7 @@
 #include "cvmcheck/errors.h"
 #include "harness/campaign/campaign.h"
 #include "harness/campaign/campaign_jobs.h"
+#include "harness/campaign/campaign_merge.h"
 #include "harness/campaign/campaign_resume.h"
 #include "registry/registry.h"
 #include "support/jobs.h"
@@ -31,16 +33,21 @@ CampaignOptions campaign_of(int64_t max_cases) {
 // Calls made, drawn ones whose generator gave up included: positions of the sequence.
 int64_t positions(const CampaignResult& r) { return r.calls + r.generator_failures; }
 
+// The stopped run and the resumed one, merged as `cvmcheck merge` joins them (one shard), make
+// the uninterrupted run's calls.
 void expect_same_calls(const CampaignResult& whole, const CampaignResult& first,
-                       const CampaignResult& rest) {
-  EXPECT_EQ(positions(first) + positions(rest), positions(whole));
+                       CampaignResult rest) {
+  rest.resumed_from = first.resume_state;  // as `campaign --resume` records it
+  const CampaignResult both = merge_campaign({rest, first}, MergeOf::kShards).result;
+  EXPECT_TRUE(both.partial_shards.empty());
+  EXPECT_EQ(positions(both), positions(whole));
+  EXPECT_EQ(both.resume_state, rest.resume_state);
   for (const auto& [op, row] : whole.table) {
     for (const auto& [backend, cell] : row) {
-      const CampaignCell& a = first.table.at(op).at(backend);
-      const CampaignCell& b = rest.table.at(op).at(backend);
-      EXPECT_EQ(a.cases + b.cases, cell.cases) << op << " " << backend;
-      EXPECT_EQ(a.ok + b.ok, cell.ok) << op << " " << backend;
-      EXPECT_EQ(a.logic_error + b.logic_error, cell.logic_error) << op << " " << backend;
+      const CampaignCell& merged = both.table.at(op).at(backend);
+      EXPECT_EQ(merged.cases, cell.cases) << op << " " << backend;
+      EXPECT_EQ(merged.ok, cell.ok) << op << " " << backend;
+      EXPECT_EQ(merged.logic_error, cell.logic_error) << op << " " << backend;
     }
   }
 }

@@ -3,10 +3,13 @@
 // different calls (disjoint call indices); a shard out of range is an error.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "registry/registry.h"
 #include "cvmcheck/errors.h"
 #include "harness/campaign/campaign.h"
-#include "harness/campaign/campaign_report.h"
+#include "harness/campaign/campaign_json.h"
+#include "harness/campaign/campaign_merge.h"
 
 namespace cvm {
 namespace {
@@ -47,6 +50,19 @@ TEST(CampaignShard, EveryShardDrawsEveryOperatorAndShardsDiffer) {
   const std::string json0 = campaign_json(shards[0]), json1 = campaign_json(shards[1]);
   EXPECT_NE(ok_counts(shards[0]), ok_counts(shards[1])) << json0 << json1;
   EXPECT_NE(json0.find("\"shard\": \"1/3\""), std::string::npos);
+  // Their reports merge into the campaign's: every shard held, the calls and cells summed.
+  const CampaignResult merged =
+      merge_campaign({campaign_from_json(nlohmann::json::parse(json1)), shards[2],
+                      campaign_from_json(nlohmann::json::parse(json0))},
+                     MergeOf::kShards)
+          .result;
+  EXPECT_EQ(merged.merged_shards, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(merged.calls, shards[0].calls + shards[1].calls + shards[2].calls);
+  for (const auto& [op, row] : merged.table) {
+    int64_t ok = 0;
+    for (const CampaignResult& r : shards) ok += r.table.at(op).at("reference").ok;
+    EXPECT_EQ(row.at("reference").ok, ok) << op;
+  }
 }
 
 TEST(CampaignShard, AShardOutOfRangeIsAnError) {

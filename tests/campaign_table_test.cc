@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_json.h"
 #include "harness/campaign/campaign_report.h"
 #include "registry/registry.h"
 #include "support/planted_registry.h"

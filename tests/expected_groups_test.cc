@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/campaign/campaign_json.h"
 #include "harness/campaign/campaign_report.h"
 #include "harness/campaign/expected_groups.h"
 

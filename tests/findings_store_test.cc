@@ -10,9 +10,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "cvmcheck/errors.h"
 #include "harness/campaign/campaign.h"
-#include "harness/campaign/campaign_report.h"
+#include "harness/campaign/campaign_json.h"
 #include "harness/campaign/campaign_store.h"
 #include "harness/findings/findings_store.h"
 #include "registry/registry.h"

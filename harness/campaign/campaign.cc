@@ -184,6 +184,7 @@ class CampaignRun {
       ++result_.generator_failures;
       return kRunUnits;
     }
+    if (options_.on_call) options_.on_call(index, aimed_call_, call);
     if (aimed_call_) ++result_.aimed_calls[op.name];
     const double work = call_work(call);
     const std::vector<std::string>& backends = backends_for(op.name, work, seed);

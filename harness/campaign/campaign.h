@@ -17,6 +17,7 @@
 namespace cvm {
 
 struct CampaignResult;
+struct Call;
 
 struct CampaignOptions {
   double seconds = 20;
@@ -60,6 +61,11 @@ struct CampaignOptions {
   // interrupted run of the same seed, shard and jobs: each job goes on from its next call with
   // its schedule, and --max-cases bounds the calls by index as the uninterrupted run's were.
   std::string resume_state;
+  // Called with each call drawn, before it runs: its index in the whole campaign, whether its
+  // schedule arm aimed it at the path thresholds, and the call. What a test needs to see which
+  // calls a run made (tests/campaign_cuts_test.cc); what the campaign draws does not depend on
+  // it. nullptr: none.
+  std::function<void(uint64_t index, bool aimed, const Call& call)> on_call;
 };
 
 // The kernel paths of the compared backends that declare some (harness/campaign/campaign_paths.h).
@@ -146,6 +152,20 @@ struct CampaignResult {
   std::string commit, cpu_features, started, stopped;
   double seconds_requested = 0;
   int64_t max_cases = -1;
+  // The resume state this run started from (`campaign --resume`); "" for a run from its first
+  // call. A merge of shards (harness/campaign/campaign_merge.h) joins a stopped run's report to
+  // its resumed run's by it.
+  std::string resumed_from;
+  // How the run is judged (the campaign's exit status): whether it was of the default scope
+  // (every operator, the default backends) and the verdict flags it was given
+  // ("allow-nothing-compared", "allow-unreached-paths", "require-paths"), so that a merge of
+  // shards' reports is judged as the shards were.
+  bool default_scope = false;
+  std::set<std::string> verdict_flags;
+  // A merge of shards' reports (campaign_merge.h): the shards it holds, 0-based, ascending, of
+  // shard_count (empty for one run's own result), and those of them whose report holds only the
+  // calls made after a resumption (the stopped run's report was not among the merged ones).
+  std::vector<int> merged_shards, partial_shards;
 };
 
 // Progress callback: called about every `progress_interval` seconds with the partial result.

@@ -1,5 +1,4 @@
 #include "harness/campaign/campaign_checkpoint.h"
-#include "harness/campaign/campaign_resume.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -13,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/campaign/campaign_jobs.h"
-#include "harness/campaign/campaign_report.h"
+#include "harness/campaign/campaign_json.h"
+#include "harness/campaign/campaign_merge.h"
 
 namespace cvm {
 
@@ -79,7 +78,7 @@ std::optional<CampaignResult> JobCheckpoints::merged() const {
     if (!in) continue;  // no checkpoint of this job yet
     const std::string text{std::istreambuf_iterator<char>(in), {}};
     try {
-      partials.push_back(campaign_result_from_json(nlohmann::json::parse(text)));
+      partials.push_back(campaign_from_json(nlohmann::json::parse(text)));
     } catch (const std::exception&) {
       // Written whole or not at all: a file that does not parse is not one of ours; skipped.
     }
@@ -89,30 +88,12 @@ std::optional<CampaignResult> JobCheckpoints::merged() const {
 }
 
 CampaignResult merge_checkpoints(const std::vector<CampaignResult>& partials) {
-  CampaignResult m;
-  m.seed = partials.front().seed;
-  m.shard_index = partials.front().shard_index;
-  m.shard_count = partials.front().shard_count;
-  m.backends = partials.front().backends;
-  for (const CampaignResult& r : partials) {
-    m.seconds = std::max(m.seconds, r.seconds);
-    m.calls += r.calls;
-    m.mismatches += r.mismatches;
-    m.expected_failures += r.expected_failures;
-    for (const auto& [op, row] : r.table) {
-      for (const auto& [backend, cell] : row) m.table[op][backend].cases += cell.cases;
-    }
-    // One entry per job and signature: the store sums the calls of a signature's entries.
-    for (Finding f : r.findings) {
-      f.repro_dir.clear();
-      f.repro_dirs.clear();
-      f.descriptor.clear();
-      m.findings.push_back(std::move(f));
-    }
+  CampaignResult m = merge_campaign(partials, MergeOf::kJobs).result;
+  for (Finding& f : m.findings) {
+    f.repro_dir.clear();
+    f.repro_dirs.clear();
+    f.descriptor.clear();
   }
-  std::vector<std::string> states;
-  for (const CampaignResult& r : partials) states.push_back(r.resume_state);
-  m.resume_state = merge_resume_states(states);
   return m;
 }
 

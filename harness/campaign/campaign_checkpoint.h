@@ -35,7 +35,8 @@ class JobCheckpoints {
   int jobs_;
 };
 
-// Partial results of the jobs of one campaign merged as JobCheckpoints::merged says.
+// Partial results of the jobs of one campaign merged as JobCheckpoints::merged says: the one
+// merge (campaign_merge.h), without the findings' repros and descriptors.
 CampaignResult merge_checkpoints(const std::vector<CampaignResult>& partials);
 
 }  // namespace cvm

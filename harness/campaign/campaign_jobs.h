@@ -9,17 +9,13 @@
 #include <functional>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "harness/campaign/campaign.h"
 
 namespace cvm {
 
-// Reads back campaign_json's output.
-CampaignResult campaign_result_from_json(const nlohmann::json& json);
-
-// Merges the results of the jobs of one campaign (see above). Repro directories of a signature
-// beyond the kept one are removed, so the per-signature bound holds across jobs.
+// Merges the results of the jobs of one campaign (campaign_merge.h, MergeOf::kJobs). Repro
+// directories of a signature beyond the kept one are removed, so the per-signature bound holds
+// across jobs.
 CampaignResult merge_campaign_jobs(const std::vector<CampaignResult>& jobs);
 
 // Runs `options` as `jobs` processes (harness/jobs/forked_jobs.h). `in_child` runs in each job before

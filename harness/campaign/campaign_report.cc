@@ -1,5 +1,5 @@
-// The campaign's reports (campaign_report.h): what the table, the JSON and the JUnit XML say
-// about a CampaignResult.
+// The campaign's reports (campaign_report.h): what the table and the JUnit XML say about a
+// CampaignResult (campaign.json: campaign_json.cc).
 #include "harness/campaign/campaign_report.h"
 
 #include <algorithm>
@@ -9,8 +9,6 @@
 #include <set>
 #include <sstream>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "harness/campaign/campaign_paths.h"
 #include "harness/campaign/campaign_trailer.h"
@@ -66,7 +64,7 @@ std::string screen_cell(const CampaignCell& c) {
 // line ("nothing compared for backend ... on ...").
 bool row_needs_reading(const CampaignResult& result,
                        const std::map<std::string, CampaignCell>& row) {
-  if (row.at("reference").cases == 0) return true;
+  if (row.at(kReferenceBackend).cases == 0) return true;
   for (const std::string& backend : result.backends) {
     const CampaignCell& c = row.at(backend);
     if (c.mismatches > c.expected) return true;
@@ -135,7 +133,7 @@ void screen_grid(std::ostream& out, const CampaignResult& result, bool fold) {
   std::vector<int64_t> passed(columns.names.size(), 0), compared(columns.names.size(), 0);
   int64_t folded = 0, folded_expected = 0;
   for (const auto& [op, row] : result.table) {
-    ScreenGridRow line{op, row.at("reference").cases, {}};
+    ScreenGridRow line{op, row.at(kReferenceBackend).cases, {}};
     bool any_expected = false;
     for (size_t k = 0; k < columns.names.size(); ++k) {
       const CampaignCell c = column_cell(result, row, columns.members[k]);
@@ -195,7 +193,9 @@ void run_lines(std::ostream& out, const CampaignResult& result) {
       << ", repros " << result.repros_written << " (" << result.repro_bytes << " bytes"
       << (result.repros_written > 0 ? ", shrunk in " + fixed_seconds(result.shrink_seconds) : "")
       << "), seed " << result.seed;
-  if (result.shard_count > 1) {
+  if (!result.merged_shards.empty()) {
+    out << ", " << result.merged_shards.size() << " of " << result.shard_count << " shards";
+  } else if (result.shard_count > 1) {
     out << ", shard " << result.shard_index + 1 << "/" << result.shard_count;
   }
   out << "\n";
@@ -260,71 +260,6 @@ std::string campaign_table(const CampaignResult& result, TableStyle style) {
   }
   trailer_lines(out, result, style);
   return out.str();
-}
-
-std::string campaign_json(const CampaignResult& result) {
-  nlohmann::json json;
-  json["seed"] = result.seed;
-  json["shard"] = std::to_string(result.shard_index + 1) + "/" + std::to_string(result.shard_count);
-  json["seconds"] = result.seconds;
-  json["calls"] = result.calls;
-  json["mismatching_calls"] = result.mismatches;
-  json["expected_failures"] = result.expected_failures;
-  json["unexpected_passes"] = result.unexpected_passes;
-  json["stale_expectations"] = result.stale_expectations;
-  json["repros_written"] = result.repros_written;
-  json["shrink_seconds"] = result.shrink_seconds;
-  json["repro_bytes"] = result.repro_bytes;
-  json["nothing_compared"] = result.nothing_compared;
-  json["declared_not_compared"] = result.declared_not_compared;
-  json["not_applicable"] = result.not_applicable;
-  json["paths"] = paths_json(result.paths);
-  json["generator_failures"] = result.generator_failures;
-  json["backends"] = result.backends;
-  json["skipped_backends"] = result.skip_reasons;
-  json["precision_not_compared"] = result.precision_not_compared;
-  json["phase_seconds"] = result.phase_seconds;
-  json["planned_share"] = result.planned_share;
-  json["aimed_calls"] = result.aimed_calls;
-  json["page_faults"] = {{"minor", result.minor_faults}, {"major", result.major_faults}};
-  json["cpu_seconds"] = result.cpu_seconds;
-  json["run"] = {{"commit", result.commit},
-                 {"cpu_features", result.cpu_features},
-                 {"started", result.started},
-                 {"stopped", result.stopped},
-                 {"seconds_requested", result.seconds_requested},
-                 {"max_cases", result.max_cases}};
-  json["resume_state"] = result.resume_state;
-  for (const auto& [op, row] : result.table) {
-    for (const auto& [backend, c] : row) {
-      json["table"][op][backend] = {{"cases", c.cases},           {"ok", c.ok},
-                                    {"logic_error", c.logic_error}, {"runtime_error", c.runtime_error},
-                                    {"mismatches", c.mismatches}, {"skipped", c.skipped},
-                                    {"expected", c.expected}};
-    }
-    const auto it = result.op_seconds.find(op);
-    json["op_seconds"][op] = it == result.op_seconds.end() ? 0.0 : it->second;
-  }
-  json["findings"] = nlohmann::json::array();
-  for (const Finding& f : result.findings) {
-    json["findings"].push_back({{"op", f.op},
-                                {"backend", f.backend},
-                                {"rule", f.rule},
-                                {"case_seed", f.case_seed},
-                                {"signature", f.key},
-                                {"calls", f.calls},
-                                {"repro_dir", f.repro_dir},
-                                {"repro_dirs", f.repro_dirs},
-                                {"drawn_input_elements", f.original_elements},
-                                {"repro_input_elements", f.shrunk_elements},
-                                {"expected_by", f.expected_by},
-                                {"first_index", f.first_index},
-                                {"descriptor", f.descriptor},
-                                {"descriptor_note", f.descriptor_note},
-                                {"duplicate_repros", f.duplicate_repros},
-                                {"report", f.summary}});
-  }
-  return json.dump(2) + "\n";
 }
 
 namespace {

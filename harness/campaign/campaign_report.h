@@ -13,8 +13,7 @@ namespace cvm {
 // call descriptor. The details of every call stay in the JSON and the repros.
 enum class TableStyle { kScreen, kFull };
 std::string campaign_table(const CampaignResult& result, TableStyle style = TableStyle::kScreen);
-// Reports: JSON; JUnit XML (one testcase per operator x backend).
-std::string campaign_json(const CampaignResult& result);
+// JUnit XML: one testcase per operator x backend. (campaign.json: campaign_json.h.)
 std::string campaign_junit(const CampaignResult& result);
 
 }  // namespace cvm

@@ -3,8 +3,6 @@
 #include <map>
 #include <sstream>
 
-#include "cvmcheck/errors.h"
-
 namespace cvm {
 
 StoreRun campaign_store_run(const CampaignResult& result, StoreRun facts) {
@@ -13,9 +11,12 @@ StoreRun campaign_store_run(const CampaignResult& result, StoreRun facts) {
   facts.seconds = result.seconds;
   facts.calls = result.calls;
   facts.resume = result.resume_state;
+  // A run a signal stopped is interrupted (it fixes nothing); one that ran out its time or
+  // calls is complete.
+  facts.stopped = result.stopped.rfind("signal:", 0) == 0 ? result.stopped : "";
   std::map<std::string, int64_t> backend_cases;
   for (const auto& [op, row] : result.table) {
-    const auto reference = row.find("reference");
+    const auto reference = row.find(kReferenceBackend);
     if (reference != row.end() && reference->second.cases > 0) facts.ops.push_back(op);
     for (const auto& [backend, cell] : row) backend_cases[backend] += cell.cases;
   }
@@ -97,57 +98,6 @@ std::string store_summary(const StoreDelta& delta, const std::vector<StoreFindin
         << "\n";
   }
   return out.str();
-}
-
-namespace {
-
-void read_findings(const nlohmann::json& json, CampaignResult& result) {
-  for (const nlohmann::json& f : json.at("findings")) {
-    Finding finding;
-    finding.op = f.at("op").get<std::string>();
-    finding.backend = f.at("backend").get<std::string>();
-    finding.key = f.at("signature").get<std::string>();
-    finding.calls = f.at("calls").get<int64_t>();
-    finding.repro_dir = f.value("repro_dir", "");
-    finding.expected_by = f.value("expected_by", "");
-    finding.descriptor = f.value("descriptor", "");
-    finding.summary = f.value("report", "");
-    result.findings.push_back(std::move(finding));
-  }
-}
-
-}  // namespace
-
-CampaignResult campaign_from_json(const nlohmann::json& json) {
-  CampaignResult result;
-  try {
-    result.seed = json.at("seed").get<uint64_t>();
-    const std::string shard = json.value("shard", "1/1");
-    const size_t slash = shard.find('/');
-    result.shard_index = std::stoi(shard.substr(0, slash)) - 1;
-    result.shard_count = slash == std::string::npos ? 1 : std::stoi(shard.substr(slash + 1));
-    result.seconds = json.at("seconds").get<double>();
-    result.calls = json.at("calls").get<int64_t>();
-    result.mismatches = json.at("mismatching_calls").get<int64_t>();
-    result.expected_failures = json.value("expected_failures", int64_t{0});
-    result.backends = json.at("backends").get<std::vector<std::string>>();
-    for (const auto& [op, row] : json.at("table").items()) {
-      for (const auto& [backend, cell] : row.items()) {
-        result.table[op][backend].cases = cell.at("cases").get<int64_t>();
-      }
-    }
-    read_findings(json, result);
-    if (json.contains("run")) {
-      result.commit = json["run"].value("commit", "");
-      result.cpu_features = json["run"].value("cpu_features", "");
-      result.started = json["run"].value("started", "");
-    }
-  } catch (const nlohmann::json::exception& e) {
-    fail_logic("not a campaign report (campaign.json): ", e.what());
-  } catch (const std::logic_error& e) {
-    fail_logic("not a campaign report (campaign.json): ", e.what());
-  }
-  return result;
 }
 
 }  // namespace cvm

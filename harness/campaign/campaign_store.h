@@ -5,8 +5,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "harness/campaign/campaign.h"
 #include "harness/findings/findings_store.h"
 
@@ -14,7 +12,7 @@ namespace cvm {
 
 // `facts` (commit, version, CPU features, start time) completed from the result: seed, time,
 // calls, and the operators and backends that compared at least one call (only those can fix a
-// finding). The shards of one seed form one group.
+// finding), and whether a signal stopped it. The shards of one seed form one group.
 StoreRun campaign_store_run(const CampaignResult& result, StoreRun facts);
 
 // One entry per finding signature, with its shrunk descriptor and repro.
@@ -25,10 +23,5 @@ std::vector<StoreFinding> campaign_store_findings(const CampaignResult& result);
 // where the rest are. The same lines for every command that records a run.
 std::string store_summary(const StoreDelta& delta, const std::vector<StoreFinding>& findings,
                           const std::string& store_path, size_t max_lines = 12);
-
-// The part of a campaign.json (campaign_json, or tools/gate/campaign_merge.py's merge of shards)
-// the store needs: seed, shards, time, calls, backends, the table's counts, the findings and the
-// run's facts. LogicError naming the key for a file that is not a campaign report.
-CampaignResult campaign_from_json(const nlohmann::json& json);
 
 }  // namespace cvm

@@ -73,7 +73,7 @@ void record(const GraphsOptions& o, const GeneratedModel& m, const std::string& 
 std::vector<std::string> graphs_default_backends(const Registry& registry) {
   std::vector<std::string> names;
   for (const Backend& b : registry.backends()) {
-    if (b.name != "reference" && b.available && b.variant_of.empty() && !b.external) names.push_back(b.name);
+    if (b.name != kReferenceBackend && b.available && b.variant_of.empty() && !b.external) names.push_back(b.name);
   }
   return names;
 }
@@ -97,7 +97,7 @@ GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
   for (int64_t k = 0; o.max_graphs < 0 || k < o.max_graphs; ++k) {
     if (std::chrono::duration<double>(Clock::now() - start).count() >= o.seconds) break;
     const GeneratedModel m = generate_model(registry, case_seed(o.seed, static_cast<uint64_t>(k)), gen);
-    const GraphRun expected = run_graph(registry, "reference", m.graph, m.inputs);
+    const GraphRun expected = run_graph(registry, kReferenceBackend, m.graph, m.inputs);
     ++s.graphs;
     s.drafts += m.drafts;
     s.refused += m.refused;

@@ -80,7 +80,7 @@ bool outputs_agree(GraphRun& run, const Graph& g, const LoadedOp& op, const std:
 
 }  // namespace
 
-bool runs_as_oracle(const std::string& backend) { return backend == "reference"; }
+bool runs_as_oracle(const std::string& backend) { return backend == kReferenceBackend; }
 
 GraphRun run_graph(const Registry& registry, const std::string& backend, const Graph& g,
                    const ModelInputs& inputs) {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "registry/registry.h"
@@ -18,6 +19,7 @@
 #include "store_session.h"
 #include "harness/campaign/campaign.h"
 #include "harness/campaign/campaign_exit.h"
+#include "harness/campaign/campaign_json.h"
 #include "harness/campaign/campaign_report.h"
 #include "harness/campaign/campaign_resume.h"
 #include "harness/campaign/campaign_jobs.h"
@@ -119,7 +121,7 @@ void add_options(CLI::App* sub, CampaignCli& o) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--shard", o.shard,
                   "K/N: make only shard K of N (1-based) of the seed's calls; shards of one seed "
-                  "are disjoint and their reports merge (tools/gate/campaign_merge.py)");
+                  "are disjoint and their reports merge (cvmcheck merge)");
   sub->add_option("--jobs", o.jobs,
                   "Processes sharing the campaign (default 0: one per core), each making every "
                   "N-th call with its own schedule: the same seed and number of jobs replay the "
@@ -195,10 +197,20 @@ void print_results(const CampaignResult& result, const CampaignCli& o, int jobs)
   }
 }
 
+// The verdict flags of the command line, as campaign.json records them (CampaignResult).
+std::set<std::string> verdict_flags(const CampaignCli& o) {
+  std::set<std::string> flags;
+  if (o.allow_nothing_compared) flags.insert("allow-nothing-compared");
+  if (o.allow_unreached_paths) flags.insert("allow-unreached-paths");
+  if (o.require_paths) flags.insert("require-paths");
+  return flags;
+}
+
 // What the run was asked for and on what, for campaign.json's "run" and the report.
 void record_run_facts(CampaignResult& result, const CampaignOptions& options,
                       const std::string& commit, const std::string& started) {
   result.commit = commit;
+  result.resumed_from = options.resume_state;
   result.cpu_features = cpu_description();
   result.started = started;
   result.seconds_requested = options.seconds;
@@ -238,23 +250,22 @@ bool resume_from_store(const CampaignCli& o, int jobs, CampaignOptions& options)
   return true;
 }
 
-// The exit status under the command line's rules, saying why on stderr (campaign_exit.h).
-int exit_status(const CampaignResult& result, const CampaignCli& o,
-                const std::optional<StoreDelta>& delta) {
+}  // namespace
+
+int campaign_exit_status(const CampaignResult& result, const std::optional<StoreDelta>& delta,
+                         const std::string& fail_on) {
   CampaignExitRules rules;
-  rules.fail_on = o.store.fail_on;
-  rules.default_scope = o.ops.empty() && o.backends.empty() && o.backend_list.empty();
-  rules.allow_nothing_compared = o.allow_nothing_compared;
-  rules.allow_unreached_paths = o.allow_unreached_paths;
-  rules.require_paths = o.require_paths;
+  rules.fail_on = fail_on;
+  rules.default_scope = result.default_scope;
+  rules.allow_nothing_compared = result.verdict_flags.count("allow-nothing-compared") != 0;
+  rules.allow_unreached_paths = result.verdict_flags.count("allow-unreached-paths") != 0;
+  rules.require_paths = result.verdict_flags.count("require-paths") != 0;
   const CampaignExit ending = campaign_exit(result, delta, rules);
   for (const std::string& line : ending.messages) {
     std::cerr << "cvmcheck campaign: " << line << "\n";
   }
   return ending.status;
 }
-
-}  // namespace
 
 Action add_campaign_command(CLI::App& app) {
   auto o = std::make_shared<CampaignCli>();
@@ -322,8 +333,10 @@ Action add_campaign_command(CLI::App& app) {
                   : run_campaign_jobs(registry(), options, jobs, prepare_job, progress);
     if (!o->quiet && isatty(STDERR_FILENO) != 0) std::cerr << "\n";
     record_run_facts(result, options, commit, started);
+    result.default_scope = o->ops.empty() && o->backends.empty() && o->backend_list.empty();
+    result.verdict_flags = verdict_flags(*o);
     print_results(result, *o, jobs);
-    return exit_status(result, *o, store.finish(result));
+    return campaign_exit_status(result, store.finish(result), o->store.fail_on);
   };
 }
 

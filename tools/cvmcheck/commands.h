@@ -3,6 +3,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
+#include <string>
+
+#include "harness/campaign/campaign.h"
+#include "harness/findings/findings_store.h"
 #include "harness/findings/run_status.h"
 
 namespace cvm::cli {
@@ -34,6 +39,13 @@ Action add_findings_command(CLI::App& app);
 Action add_report_command(CLI::App& app);
 Action add_bisect_command(CLI::App& app);
 Action add_graphs_command(CLI::App& app);
+Action add_merge_command(CLI::App& app);
+
+// The campaign's exit status for `result` (campaign_command.cc), judged by the rules it records
+// (CampaignResult::default_scope, verdict_flags) and --fail-on (harness/campaign/campaign_exit.h);
+// also that of a merge of shards' reports (cvmcheck merge). Prints why it fails.
+int campaign_exit_status(const CampaignResult& result, const std::optional<StoreDelta>& delta,
+                         const std::string& fail_on);
 
 // Before parsing: an unknown subcommand word is named with the closest known one suggested;
 // returns the exit status then, -1 when every subcommand word is known (typo_command.cc).

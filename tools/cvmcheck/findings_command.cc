@@ -13,6 +13,7 @@
 #include "cvmcheck/errors.h"
 #include "harness/campaign/campaign_exit.h"
 #include "harness/campaign/campaign_store.h"
+#include "harness/campaign/campaign_json.h"
 #include "harness/findings/findings_store.h"
 #include "store_options.h"
 
@@ -194,15 +195,7 @@ int diff(const FindingsCli& o) {
 
 // Records a campaign.json made elsewhere (a shard, the merge of a sharded nightly) in the store.
 int record(const FindingsCli& o) {
-  std::ifstream in(o.campaign);
-  check(in.good(), "cannot read ", o.campaign);
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    fail_logic(o.campaign, ": not JSON: ", e.what());
-  }
-  const CampaignResult result = campaign_from_json(json);
+  const CampaignResult result = read_campaign_json(o.campaign);
   StoreCli cli = o.record;
   cli.store = o.store;
   const std::optional<StoreDelta> delta = record_in_store(result, cli);

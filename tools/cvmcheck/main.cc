@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
                     cvm::cli::add_repro_command, cvm::cli::add_corpus_command,
                     cvm::cli::add_mrt_command, cvm::cli::add_worker_command,
                     cvm::cli::add_findings_command, cvm::cli::add_report_command,
-                    cvm::cli::add_bisect_command, cvm::cli::add_graphs_command}) {
+                    cvm::cli::add_bisect_command, cvm::cli::add_graphs_command,
+                    cvm::cli::add_merge_command}) {
     cvm::cli::Action action = add(app);
     actions[app.get_subcommands({}).back()] = action;
   }

@@ -46,7 +46,8 @@ std::optional<StoreDelta> record_in_store(const StoreRun& run,
 
 // Records the run in the store when one is selected and prints what changed; nullopt without a
 // store. RuntimeError (the store untouched) for a foreign, damaged, newer or locked file.
-// The run's facts are the result's (commit, CPU, start time).
+// The run's facts are the result's (commit, CPU, start time); a run a signal stopped is recorded
+// as interrupted, as the campaign records itself.
 std::optional<StoreDelta> record_in_store(const CampaignResult& result, const StoreCli& cli);
 
 }  // namespace cvm::cli

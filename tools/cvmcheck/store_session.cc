@@ -32,9 +32,7 @@ CampaignStoreSession::CampaignStoreSession(const StoreCli& cli, const StoreRun& 
 }
 
 StoreRun CampaignStoreSession::run_of(const CampaignResult& result) const {
-  StoreRun run = campaign_store_run(result, facts_);
-  run.stopped = result.stopped.rfind("signal:", 0) == 0 ? result.stopped : "";
-  return run;
+  return campaign_store_run(result, facts_);
 }
 
 void CampaignStoreSession::checkpoint(const CampaignResult& partial) {

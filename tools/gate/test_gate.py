@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Unit tests of the gate's pure logic: diff parsing, revision checks, file -> operators
-mapping, changed-line mutant selection, the reports' shapes and the campaign merge. No build
-needed (the operator list comes from core/op_list.json); runs in seconds from ci/test.sh."""
+mapping, changed-line mutant selection and the reports' shapes (the campaign merge is
+`cvmcheck merge`, tests/campaign_merge_test.cc). No build needed (the operator list comes from
+core/op_list.json); runs in seconds from ci/test.sh."""
 
 import json
 import os
@@ -15,7 +16,6 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import campaign_merge  # noqa: E402
 import changes  # noqa: E402
 import gate  # noqa: E402
 import oplist  # noqa: E402
@@ -257,47 +257,6 @@ class Revisions(unittest.TestCase):
         code, text = self.code(changes.check_revisions, clone, base, "HEAD")
         self.assertEqual(code, changes.EXIT_REVISION)
         self.assertIn("shallow clone", text)
-
-
-def _shard(index, count, calls, finding_calls):
-    cell = {"cases": calls, "ok": calls, "logic_error": 0, "runtime_error": 0,
-            "mismatches": finding_calls, "skipped": 0, "expected": 1}
-    return {"seed": 9, "shard": f"{index}/{count}", "seconds": 1.0 * index, "calls": calls,
-            "mismatching_calls": finding_calls, "backends": ["reference", "optimized"],
-            "table": {"sum": {"reference": dict(cell, mismatches=0), "optimized": cell}},
-            "findings": [{"op": "sum", "backend": "optimized", "signature": "sum|optimized|value",
-                          "calls": finding_calls, "report": "r", "repro_dirs": ["d"],
-                          "repro_dir": "d", "case_seed": 1, "rule": ""}] if finding_calls else [],
-            "nothing_compared": {}, "skipped_backends": {},
-            "phase_seconds": {"draw": 1.0 * index, "bookkeeping": 0.5},
-            "page_faults": {"minor": 10 * index, "major": 0}, "cpu_seconds": 1.0,
-            "expected_failures": 1, "run": {"commit": "abc", "started": f"T{index}"}}
-
-
-class CampaignMerge(unittest.TestCase):
-    def test_tables_sum_and_findings_group_by_signature(self):
-        merged = campaign_merge.merge([_shard(1, 2, 10, 2), _shard(2, 2, 5, 3)])
-        self.assertEqual(merged["calls"], 15)
-        self.assertEqual(merged["table"]["sum"]["optimized"]["mismatches"], 5)
-        self.assertEqual(len(merged["findings"]), 1)
-        self.assertEqual(merged["findings"][0]["calls"], 5)
-        self.assertEqual(merged["findings"][0]["repro_dirs"], ["d", "d"])
-        self.assertEqual(merged["phase_seconds"], {"draw": 3.0, "bookkeeping": 1.0})
-        self.assertEqual(merged["page_faults"], {"minor": 30, "major": 0})
-        self.assertEqual(merged["cpu_seconds"], 2.0)
-        self.assertEqual(merged["table"]["sum"]["optimized"]["expected"], 2)
-        self.assertEqual(merged["expected_failures"], 2)
-        self.assertEqual(merged["run"], {"commit": "abc", "started": "T1"})
-        root = ET.fromstring(campaign_merge.junit(merged))
-        self.assertEqual(root.get("failures"), "1")
-
-    def test_only_shards_of_one_campaign(self):
-        self.assertIsNone(campaign_merge.check_shards([_shard(1, 2, 1, 0), _shard(2, 2, 1, 0)]))
-        other = dict(_shard(2, 2, 1, 0), seed=10)
-        self.assertIn("different seeds", campaign_merge.check_shards([_shard(1, 2, 1, 0), other]))
-        self.assertIn("twice", campaign_merge.check_shards([_shard(1, 2, 1, 0)] * 2))
-        self.assertIn("counts", campaign_merge.check_shards([_shard(1, 2, 1, 0),
-                                                             _shard(1, 3, 1, 0)]))
 
 
 class GateCommandLine(unittest.TestCase):
