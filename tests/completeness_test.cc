@@ -17,6 +17,7 @@
 #include "cvmcheck/op_list.h"
 #include "harness/gen/fuzz_input.h"
 #include "harness/gen/generators.h"
+#include "infer/outputs.h"
 #include "support/paths.h"
 
 namespace cvm {
@@ -109,6 +110,15 @@ TEST(Completeness, EveryOperatorHasGeneratorsWithNamedRules) {
     for (const InvalidGenerator& g : gens->invalid) {
       EXPECT_TRUE(rules.insert(g.rule).second) << listed.name << ": rule " << g.rule << " twice";
     }
+  }
+}
+
+// The load phase of a whole model infers every node's entries from the production inference's
+// table (infer/outputs.h): a listed operator missing there could not be in a model.
+TEST(Completeness, EveryOperatorHasProductionOutputSpecs) {
+  for (const ListedOp& listed : kOperatorList) {
+    EXPECT_TRUE(infer::has_output_specs(std::string(listed.name)))
+        << listed.name << " has no entry in infer/outputs.cc";
   }
 }
 
