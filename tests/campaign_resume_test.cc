@@ -57,6 +57,19 @@ TEST(CampaignResume, AStoppedAndAResumedRunMakeTheUninterruptedRunsCalls) {
   expect_same_calls(whole, first, rest);
 }
 
+// Past the schedule's feedback (every 4096 calls of a job, the operators of paths few calls
+// reached get twice their share), a resumed run boosts what the uninterrupted run would have:
+// its resume state carries the paths' calls of the runs before it.
+TEST(CampaignResume, AResumedRunPastTheFeedbackMakesTheUninterruptedRunsCalls) {
+  const CampaignResult whole = run_campaign(registry(), campaign_of(12000));
+  const CampaignResult first = run_campaign(registry(), campaign_of(5000));
+  ASSERT_TRUE(parse_resume_state(first.resume_state).places[0].path_calls.is_object());
+  CampaignOptions rest_options = campaign_of(12000);
+  rest_options.resume_state = first.resume_state;
+  const CampaignResult rest = run_campaign(registry(), rest_options);
+  expect_same_calls(whole, first, rest);
+}
+
 TEST(CampaignResume, EachJobGoesOnFromItsOwnPlace) {
   const auto jobs = [](CampaignOptions o) {
     return run_campaign_jobs(registry(), o, 2, [] { testing::one_thread(0); });
