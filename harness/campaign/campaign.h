@@ -167,6 +167,10 @@ struct CampaignResult {
   std::string commit, cpu_features, started, stopped;
   double seconds_requested = 0;
   int64_t max_cases = -1;
+  // The resume state this run started from (`campaign --resume`, `--resume-from`); "" for a run
+  // from its first call. A shard's runs (a Slurm task stopped, then requeued) chain by it: each
+  // starts where the one before stopped, so their reports together hold each call once.
+  std::string resumed_from;
 };
 
 // Progress callback: called about every `progress_interval` seconds with the partial result.

@@ -94,6 +94,7 @@ CampaignResult campaign_result_from_json(const nlohmann::json& j) {
     r.stopped = run.value("stopped", std::string());
     r.seconds_requested = run.value("seconds_requested", 0.0);
     r.max_cases = run.value("max_cases", int64_t{-1});
+    r.resumed_from = run.value("resumed_from", std::string());
   }
   for (const nlohmann::json& f : j.at("findings")) {
     CampaignFinding finding;

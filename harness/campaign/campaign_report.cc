@@ -293,7 +293,8 @@ std::string campaign_json(const CampaignResult& result) {
                  {"started", result.started},
                  {"stopped", result.stopped},
                  {"seconds_requested", result.seconds_requested},
-                 {"max_cases", result.max_cases}};
+                 {"max_cases", result.max_cases},
+                 {"resumed_from", result.resumed_from}};
   json["resume_state"] = result.resume_state;
   for (const auto& [op, row] : result.table) {
     for (const auto& [backend, c] : row) {
