@@ -36,6 +36,7 @@ for artifact in "$artifacts"/*; do
   if [[ "$key" != unsigned* ]]; then
     "${repro[@]}" --store "$store" 2>&1 | grep -E "^findings store|^  (new|regressed) " || true
   fi
-  { echo; echo "## $(basename "$artifact")"; echo '```'; echo "$report" | head -20; echo '```'; } >>"$summary"
+  { echo; echo "## $(basename "$artifact")"; echo '```'; echo "$report" | head -20; echo '```'; } \
+    >>"$summary"
 done
 echo "distinct findings: $distinct" | tee -a "$summary"
