@@ -11,8 +11,10 @@
 #      in the store;
 #   4. the night's page, NIGHT/report.html (the main campaign, the store, the earlier nights as
 #      history), and NIGHT/campaigns/NAME/report.html for each other campaign.
-# Exit status (also in NIGHT/merge.status): 0, 1 when a campaign mismatched, 2 when a campaign's
-# reports could not be merged or a shard is lacking (the shards there are still recorded).
+# Exit status (also in NIGHT/merge.status), the worst of the campaigns': 2 when a campaign's
+# reports could not be merged or a shard is lacking (the shards there are still recorded), else 1
+# when a campaign mismatched, else 5 when a shard's last run was stopped by a signal and not
+# requeued (the time limit's), else 0.
 # Usage: merge.sh NIGHT
 set -uo pipefail
 night=${1:?usage: merge.sh NIGHT}
@@ -20,7 +22,8 @@ night=${1:?usage: merge.sh NIGHT}
 source "$night/night.env"
 cd "$root" || exit 2
 status=0
-worse() { [ "$1" -le "$status" ] || status=$1; }
+rank() { case "$1" in 0) echo 0 ;; 5) echo 1 ;; 1) echo 2 ;; *) echo 3 ;; esac; }
+worse() { [ "$(rank "$1")" -le "$(rank "$status")" ] || status=$1; }
 trap 'echo "$status" >"$night/merge.status"' EXIT
 
 # The one merge of a campaign's reports: the shards' runs joined (a stopped run and the run that
