@@ -18,7 +18,6 @@ mkdir -p "$out/artifacts"
 bash ci/build.sh release >/dev/null
 source ci/fuzz-build.sh
 mapfile -t targets < <(bash ci/fuzz-targets.sh)
-mapfile -t operator_targets < <(bash ci/fuzz-targets.sh --operators)
 mapfile -t fuzz_flags < <(bash ci/fuzz-options.sh)
 summary="$out/findings.md"
 echo "# Nightly fuzz findings ($(date -u +%F))" >"$summary"
@@ -31,37 +30,8 @@ for t in "${targets[@]}"; do
   rm -rf "$work"
   echo "fuzz_$t: $(grep -c 'cvmcheck finding' "$out/${t}.log" || true) finding reports" | tee -a "$summary"
 done
-# Deduplicate: one repro case per finding signature (the campaign's, as `cvmcheck repro` prints
-# it), each recorded in the store once.
-declare -A seen
-distinct=0
-for artifact in "$out"/artifacts/*; do
-  [ -f "$artifact" ] || continue
-  t=$(basename "$artifact" | cut -d- -f1)
-  if [[ " ${operator_targets[*]} " != *" $t "* ]]; then
-    # Not an operator call (worker_reply: a codec input): no case to make; the input is the repro.
-    distinct=$((distinct + 1))
-    { echo; echo "## $(basename "$artifact") (replay: $fuzz_dir/bin/fuzz_$t $artifact)"; } >>"$summary"
-    continue
-  fi
-  case_dir="$out/repros/$(basename "$artifact")"
-  repro=(build/bin/cvmcheck repro "$artifact" --target "$t" --out "$case_dir")
-  report=$("${repro[@]}" 2>&1 || true)
-  key=$(echo "$report" | sed -n 's/^signature: //p' | head -1)
-  # An input that decodes to no call or passes on replay has no signature: kept apart by its text.
-  case "$key" in
-    "" | none*) key="unsigned $(echo "$report" | grep -E "^call:|first difference|reference:" |
-                 sed -E 's/attrs=.*//' | md5sum | cut -c1-12)" ;;
-  esac
-  if [ -n "${seen[$key]:-}" ]; then rm -rf "$case_dir"; continue; fi
-  seen[$key]=1
-  distinct=$((distinct + 1))
-  if [[ "$key" != unsigned* ]]; then
-    "${repro[@]}" --store "$store" 2>&1 | grep -E "^findings store|^  (new|regressed) " || true
-  fi
-  { echo; echo "## $(basename "$artifact")"; echo '```'; echo "$report" | head -20; echo '```'; } >>"$summary"
-done
-echo "distinct findings: $distinct" | tee -a "$summary"
+# Deduplicate: one repro case per finding signature, each recorded in the store once.
+bash ci/fuzz-record.sh "$out/artifacts" "$out/repros" "$store" "$summary" "$fuzz_dir/bin"
 
 # Coverage of reference/ and optimized/ reached by the corpus.
 bash ci/build.sh coverage >/dev/null

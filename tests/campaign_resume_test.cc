@@ -6,6 +6,8 @@
 
 #include <signal.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cvmcheck/errors.h"
 #include "harness/campaign/campaign.h"
 #include "harness/campaign/campaign_jobs.h"
@@ -59,6 +61,19 @@ TEST(CampaignResume, AStoppedAndAResumedRunMakeTheUninterruptedRunsCalls) {
   ASSERT_EQ(state.places.size(), 1u);
   EXPECT_EQ(state.places[0].next, static_cast<uint64_t>(positions(first)));
   CampaignOptions rest_options = campaign_of(500);
+  rest_options.resume_state = first.resume_state;
+  const CampaignResult rest = run_campaign(registry(), rest_options);
+  expect_same_calls(whole, first, rest);
+}
+
+// Past the schedule's feedback (every 4096 calls of a job, the operators of paths few calls
+// reached get twice their share), a resumed run boosts what the uninterrupted run would have:
+// its resume state carries the paths' calls of the runs before it.
+TEST(CampaignResume, AResumedRunPastTheFeedbackMakesTheUninterruptedRunsCalls) {
+  const CampaignResult whole = run_campaign(registry(), campaign_of(12000));
+  const CampaignResult first = run_campaign(registry(), campaign_of(5000));
+  ASSERT_TRUE(parse_resume_state(first.resume_state).places[0].path_calls.is_object());
+  CampaignOptions rest_options = campaign_of(12000);
   rest_options.resume_state = first.resume_state;
   const CampaignResult rest = run_campaign(registry(), rest_options);
   expect_same_calls(whole, first, rest);
@@ -118,6 +133,73 @@ TEST_F(CampaignResumeCli, ResumeGoesOnFromTheStoppedRun) {
   EXPECT_EQ(testing::wait_cli(none), 2);
   EXPECT_NE(testing::file_text(path("err3")).find("no interrupted campaign of seed 99"),
             std::string::npos);
+}
+
+// --resume-from: a run's campaign.json is where the next run goes on, with no store (how a
+// requeued Slurm shard goes on: ci/slurm/shard.sh). The two runs make the uninterrupted run's
+// calls, each once, and the second says where it started (run.resumed_from), which a merge of a
+// shard's runs joins them by.
+class CampaignResumeFromReport : public testing::TempDirTest {
+ protected:
+  CampaignResumeFromReport() : TempDirTest("cvmcheck-resume-from") {}
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  // Shard 2 of 3 of seed 4321 up to call `max_cases`, into report NAME; its exit status. Two
+  // jobs: their calls are bounded by position, resumed or not.
+  int run(const std::string& name, int max_cases, const std::string& more = "") {
+    const pid_t pid = testing::spawn_cli(
+        "", "campaign --ops relu,abs,max --backends optimized --jobs 2 --quiet --seconds 600 "
+            "--seed 4321 --shard 2/3 --max-cases " + std::to_string(max_cases) + " --report " +
+            path(name) + " " + more,
+        path(name + ".out"), path(name + ".err"));
+    return testing::wait_cli(pid);
+  }
+  nlohmann::json report(const std::string& name) const {
+    return nlohmann::json::parse(testing::file_text(path(name) + "/campaign.json"));
+  }
+};
+
+int64_t positions(const nlohmann::json& r) {
+  return r["calls"].get<int64_t>() + r["generator_failures"].get<int64_t>();
+}
+
+TEST_F(CampaignResumeFromReport, GoesOnWhereTheReportsRunStopped) {
+  ASSERT_EQ(run("whole", 300), 0) << testing::file_text(path("whole.err"));
+  ASSERT_EQ(run("first", 120), 0) << testing::file_text(path("first.err"));
+  ASSERT_EQ(run("rest", 300, "--resume-from " + path("first/campaign.json")), 0)
+      << testing::file_text(path("rest.err"));
+  EXPECT_NE(testing::file_text(path("rest.err")).find("resuming the run of"), std::string::npos);
+  const nlohmann::json whole = report("whole"), first = report("first"), rest = report("rest");
+  EXPECT_EQ(positions(first) + positions(rest), positions(whole));
+  for (const auto& [op, row] : whole["table"].items()) {
+    for (const auto& [backend, cell] : row.items()) {
+      EXPECT_EQ(first["table"][op][backend]["cases"].get<int64_t>() +
+                    rest["table"][op][backend]["cases"].get<int64_t>(),
+                cell["cases"].get<int64_t>())
+          << op << " " << backend;
+    }
+  }
+  EXPECT_EQ(first["run"]["resumed_from"], "");
+  EXPECT_EQ(rest["run"]["resumed_from"], first["resume_state"]);
+  // It stopped at --max-cases, counted by position: its own calls are fewer.
+  EXPECT_EQ(rest["run"]["stopped"], "max_cases");
+}
+
+TEST_F(CampaignResumeFromReport, AReportOfAnotherRunOrNoReportIsAUsageError) {
+  ASSERT_EQ(run("first", 40), 0) << testing::file_text(path("first.err"));
+  const pid_t other = testing::spawn_cli(
+      "", "campaign --ops relu --backends optimized --jobs 2 --quiet --shard 1/3 --resume-from " +
+              path("first/campaign.json"),
+      path("other.out"), path("other.err"));
+  EXPECT_EQ(testing::wait_cli(other), 2);
+  EXPECT_NE(testing::file_text(path("other.err")).find("its run was shard 2/3"), std::string::npos)
+      << testing::file_text(path("other.err"));
+  EXPECT_EQ(run("bad", 40, "--resume-from " + path("first.out")), 2);
+  EXPECT_NE(testing::file_text(path("bad.err")).find("not a campaign.json with a resume state"),
+            std::string::npos)
+      << testing::file_text(path("bad.err"));
+  EXPECT_EQ(run("both", 40, "--resume --store " + path("s.sqlite") + " --resume-from " +
+                                path("first/campaign.json")),
+            2);
 }
 
 }  // namespace

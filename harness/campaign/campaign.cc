@@ -31,6 +31,8 @@ namespace cvm {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+// backend -> kernel path -> calls that took it (CampaignPaths::calls).
+using PathCalls = std::map<std::string, std::map<std::string, int64_t>>;
 
 double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -113,7 +115,7 @@ class CampaignRun {
       // not time).
       if (local % kFeedbackCalls == kFeedbackCalls - 1) {
         std::map<std::string, int> boosted;
-        for (const auto& [op, factor] : starved_ops(registry_, compared_, result_.paths)) {
+        for (const auto& [op, factor] : starved_ops(registry_, compared_, feedback_paths())) {
           boosted[op + kAimedSuffix] = factor;
         }
         schedule_->boost(boosted);
@@ -160,14 +162,32 @@ class CampaignRun {
           "the run to resume is of another seed, shard or number of jobs");
     const JobResume place = state.place_of(options_.job_index);
     if (!place.schedule.is_null()) schedule_->restore(place.schedule);
+    if (place.path_calls.is_object()) earlier_path_calls_ = place.path_calls.get<PathCalls>();
     return place.next;
+  }
+
+  // The calls that took each kernel path: this run's and those of the runs it resumed.
+  PathCalls path_calls_so_far() const {
+    PathCalls calls = earlier_path_calls_;
+    for (const auto& [backend, ids] : result_.paths.calls) {
+      for (const auto& [id, n] : ids) calls[backend][id] += n;
+    }
+    return calls;
+  }
+  // What the schedule's feedback reads: the paths' calls so far, a resumed run's earlier ones
+  // included, so that it boosts what the uninterrupted run would have.
+  CampaignPaths feedback_paths() const {
+    CampaignPaths paths;
+    paths.calls = path_calls_so_far();
+    return paths;
   }
 
   // result_.resume_state: this job's next call and its schedule, now.
   void record_resume_state() {
     result_.resume_state = resume_state(
         options_.seed, options_.shard_index, options_.shard_count, std::max(1, options_.job_count),
-        {JobResume{options_.job_index, next_local_, schedule_->state()}});
+        {JobResume{options_.job_index, next_local_, schedule_->state(),
+                   nlohmann::json(path_calls_so_far())}});
   }
 
   // Draws, judges and counts call `index` of `op`; a failing call becomes a finding. Returns the
@@ -389,6 +409,7 @@ class CampaignRun {
   Clock::time_point start_;
   double last_checkpoint_ = 0;
   uint64_t next_local_ = 0;  // the call the loop makes next (or stopped before)
+  PathCalls earlier_path_calls_;  // of the runs this one resumed (JobResume::path_calls)
   std::optional<gen::ScopedPathThresholds> aims_;
   std::optional<CallSchedule> schedule_;
   std::vector<ScheduleArm> arms_;  // by place in the schedule

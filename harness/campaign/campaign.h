@@ -152,9 +152,10 @@ struct CampaignResult {
   std::string commit, cpu_features, started, stopped;
   double seconds_requested = 0;
   int64_t max_cases = -1;
-  // The resume state this run started from (`campaign --resume`); "" for a run from its first
-  // call. A merge of shards (harness/campaign/campaign_merge.h) joins a stopped run's report to
-  // its resumed run's by it.
+  // The resume state this run started from (`campaign --resume`, `--resume-from`); "" for a run
+  // from its first call. A shard's runs (a Slurm task stopped, then requeued) chain by it: each
+  // starts where the one before stopped, and a merge of shards (campaign_merge.h) joins a stopped
+  // run's report to its resumed run's by it, so that their reports together hold each call once.
   std::string resumed_from;
   // How the run is judged (the campaign's exit status): whether it was of the default scope
   // (every operator, the default backends) and the verdict flags it was given

@@ -13,7 +13,9 @@ std::string resume_state(uint64_t seed, int shard_index, int shard_count, int jo
                       {"jobs", jobs},
                       {"places", nlohmann::json::array()}};
   for (const JobResume& p : places) {
-    j["places"].push_back({{"job", p.job}, {"next", p.next}, {"schedule", p.schedule}});
+    nlohmann::json place = {{"job", p.job}, {"next", p.next}, {"schedule", p.schedule}};
+    if (!p.path_calls.is_null()) place["path_calls"] = p.path_calls;
+    j["places"].push_back(std::move(place));
   }
   return j.dump();
 }
@@ -30,7 +32,8 @@ ResumeState parse_resume_state(const std::string& text) {
     s.shard_count = std::stoi(shard.substr(slash + 1));
     s.jobs = j.at("jobs").get<int>();
     for (const nlohmann::json& p : j.at("places")) {
-      s.places.push_back({p.at("job").get<int>(), p.at("next").get<uint64_t>(), p.at("schedule")});
+      s.places.push_back({p.at("job").get<int>(), p.at("next").get<uint64_t>(), p.at("schedule"),
+                          p.value("path_calls", nlohmann::json())});
     }
     return s;
   } catch (const std::exception& e) {
@@ -42,7 +45,7 @@ JobResume ResumeState::place_of(int job) const {
   for (const JobResume& p : places) {
     if (p.job == job) return p;
   }
-  return JobResume{job, 0, nlohmann::json()};
+  return JobResume{job, 0, nlohmann::json(), nlohmann::json()};
 }
 
 std::string merge_resume_states(const std::vector<std::string>& states) {

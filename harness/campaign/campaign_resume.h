@@ -12,11 +12,15 @@
 
 namespace cvm {
 
-// One job's place: the next call (its local index, CampaignRun's loop) and its schedule.
+// One job's place: the next call (its local index, CampaignRun's loop), its schedule, and the
+// calls that took each kernel path so far (backend -> path -> calls, its run's and those of the
+// runs it resumed), which the schedule's feedback reads: so a resumed job boosts the operators
+// the uninterrupted job would have, and makes its calls.
 struct JobResume {
   int job = 0;
   uint64_t next = 0;
   nlohmann::json schedule;
+  nlohmann::json path_calls;
 };
 
 // The resume state of a run (CampaignResult::resume_state): what it ran (seed, shard K/N, jobs)

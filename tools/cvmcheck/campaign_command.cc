@@ -53,7 +53,7 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 struct CampaignCli {
   double seconds = 20;
   int64_t max_cases = -1;
-  std::string ops, backends, report, shard, commit;
+  std::string ops, backends, report, shard, commit, resume_from;
   uint64_t seed = 0;
   double invalid_share = 0.3;
   bool quiet = false, allow_nothing_compared = false, allow_unreached_paths = false, profile = false;
@@ -112,9 +112,15 @@ void add_options(CLI::App* sub, CampaignCli& o) {
   sub->add_flag("--require-paths", o.require_paths,
                 "Fail on an unreached declared kernel path in any run, narrow ones too")
       ->excludes(allow_paths);
-  sub->add_flag("--resume", o.resume,
-                "With --store: go on from the latest interrupted run (of --seed, if given, and "
-                "--shard) at the call it had reached, with its schedule; the same --jobs");
+  CLI::Option* resume = sub->add_flag(
+      "--resume", o.resume,
+      "With --store: go on from the latest interrupted run (of --seed, if given, and --shard) at "
+      "the call it had reached, with its schedule; the same --jobs");
+  sub->add_option("--resume-from", o.resume_from,
+                  "A run's campaign.json: go on from where that run stopped (its seed and "
+                  "schedule), with no store; the same --shard and --jobs (a requeued Slurm "
+                  "shard: docs/nightly.md, \"On a cluster\")")
+      ->excludes(resume);
   sub->add_option("--checkpoint-seconds", o.checkpoint_seconds,
                   "With --store: record the findings so far this often, so that a killed run "
                   "keeps them (default 2)")
@@ -206,6 +212,20 @@ std::set<std::string> verdict_flags(const CampaignCli& o) {
   return flags;
 }
 
+// Whether the run made every call up to --max-cases: counted by its calls, or, for a resumed run
+// (whose calls are the rest of a sequence), by the position each job reached.
+bool reached_max_cases(const CampaignResult& result, const CampaignOptions& options) {
+  if (options.max_cases < 0) return false;
+  if (options.resume_state.empty()) return result.calls >= options.max_cases;
+  const ResumeState state = parse_resume_state(result.resume_state);
+  for (const JobResume& place : state.places) {
+    const uint64_t position = place.next * static_cast<uint64_t>(state.jobs) +
+                              static_cast<uint64_t>(place.job);
+    if (position < static_cast<uint64_t>(options.max_cases)) return false;
+  }
+  return true;
+}
+
 // What the run was asked for and on what, for campaign.json's "run" and the report.
 void record_run_facts(CampaignResult& result, const CampaignOptions& options,
                       const std::string& commit, const std::string& started) {
@@ -218,8 +238,7 @@ void record_run_facts(CampaignResult& result, const CampaignOptions& options,
   // A signal that stopped the loop said so already (stop_signal.h); one that came after it
   // ended stopped nothing.
   if (stopped_by_signal(result)) return;
-  result.stopped =
-      options.max_cases >= 0 && result.calls >= options.max_cases ? "max_cases" : "time";
+  result.stopped = reached_max_cases(result, options) ? "max_cases" : "time";
 }
 
 // --resume: the seed and resume state of the latest interrupted run of the store; false (with
@@ -248,6 +267,76 @@ bool resume_from_store(const CampaignCli& o, int jobs, CampaignOptions& options)
   std::cerr << "cvmcheck campaign: resuming run " << point->run << " (seed " << state.seed
             << ", " << point->calls << " calls made) at its last checkpoint\n";
   return true;
+}
+
+// --resume-from REPORT: why the run that wrote that campaign.json cannot be resumed by this one
+// ("" when it can: `options` then hold its seed and resume state). A requeued Slurm shard goes
+// on from its last run's report, with no store on the shared file system.
+std::string take_resume_state_of_report(const CampaignCli& o, int jobs, CampaignOptions& options) {
+  try {
+    std::ifstream in(o.resume_from);
+    if (!in) return "cannot read it";
+    const nlohmann::json report = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    const nlohmann::json text = report.is_object() ? report.value("resume_state", nlohmann::json())
+                                                   : nlohmann::json();
+    if (!text.is_string() || text.get<std::string>().empty()) {
+      return "not a campaign.json with a resume state";
+    }
+    const ResumeState state = parse_resume_state(text.get<std::string>());
+    if (o.seed != 0 && state.seed != o.seed) {
+      return "its run was of seed " + std::to_string(state.seed);
+    }
+    if (state.shard_index != options.shard_index || state.shard_count != options.shard_count) {
+      return "its run was shard " + std::to_string(state.shard_index + 1) + "/" +
+             std::to_string(state.shard_count) + "; resume it with that --shard";
+    }
+    if (state.jobs != jobs) {
+      return "its run ran " + std::to_string(state.jobs) + " jobs; resume it with --jobs " +
+             std::to_string(state.jobs);
+    }
+    options.seed = state.seed;
+    options.resume_state = text.get<std::string>();
+    std::cerr << "cvmcheck campaign: resuming the run of " << o.resume_from << " (seed "
+              << state.seed << ", " << report.value("calls", nlohmann::json(0)).dump()
+              << " calls made) where it stopped\n";
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+bool resume_from_report(const CampaignCli& o, int jobs, CampaignOptions& options) {
+  const std::string why = take_resume_state_of_report(o, jobs, options);
+  if (why.empty()) return true;
+  std::cerr << "cvmcheck campaign: --resume-from " << o.resume_from << ": " << why << "\n";
+  return false;
+}
+
+int exit_status(const CampaignResult& result, const CampaignCli& o, bool findings_failed,
+                bool default_scope) {
+  if (findings_failed) return kExitMismatch;
+  // A mark the path oracle's rows refute fails every run, narrow or not: the path counts and the
+  // "every path reached" verdict rest on the marks (harness/path_oracle).
+  for (const auto& [backend, wrong] : result.paths.wrong_marks) {
+    std::cerr << "cvmcheck campaign: backend " << backend << " marks kernel paths wrongly ("
+              << wrong.size() << " rows of the path oracle fail): " << wrong.front() << "\n";
+  }
+  if (!result.paths.wrong_marks.empty()) return kExitMismatch;
+  if (unreached_paths_fail(result, o, default_scope)) return kExitMismatch;
+  const bool stopped = stopped_by_signal(result);
+  const bool nothing = !result.nothing_compared.empty() || !result.declared_not_compared.empty();
+  if (nothing && !o.allow_nothing_compared && !stopped) {
+    for (const auto& [backend, why] : result.nothing_compared) {
+      std::cerr << "cvmcheck campaign: nothing compared for backend " << backend << ": " << why
+                << " (--allow-nothing-compared accepts that)\n";
+    }
+    for (const auto& [backend, ops] : result.declared_not_compared) {
+      std::cerr << "cvmcheck campaign: backend " << backend << " declares but skipped every call of "
+                << join_names(ops) << " (--allow-nothing-compared accepts that)\n";
+    }
+    return kExitMismatch;
+  }
+  return stopped ? kExitInterrupted : kExitOk;
 }
 
 }  // namespace
@@ -314,6 +403,7 @@ Action add_campaign_command(CLI::App& app) {
     options.seed = o->seed != 0 ? o->seed : std::random_device{}() * 0x100000001ULL + 1;
     if (!parse_shard(o->shard, options)) return kExitUsage;
     if (o->resume && !resume_from_store(*o, jobs, options)) return kExitUsage;
+    if (!o->resume_from.empty() && !resume_from_report(*o, jobs, options)) return kExitUsage;
     options.repro_root = o->report.empty() ? "cvmcheck-repros" : o->report + "/repros";
     const std::string shard_args = o->shard.empty() ? "" : " --shard " + o->shard;
     std::cerr << "cvmcheck campaign: seed " << options.seed << shard_args << ", "

@@ -22,7 +22,7 @@ BACKENDS = ("reference", "optimized", "cuda-host", "cuda")
 # Paths that change no operator: CI configuration and the tools that test the others. They
 # still get checked: the lint, and the tools' own unit tests.
 TOOLING = (".github/", ".ci/", "ci/", ".clusterfuzzlite/", "tools/gate/", "tools/mutate/",
-           "bench/", ".gitignore")
+           "tools/cluster/", "bench/", ".gitignore")
 # The contract in words: docs/contract.md is every operator's, docs/ops/<family>.md a family's.
 CONTRACT = "docs/contract.md"
 

@@ -256,7 +256,7 @@ def tooling(ctx):
     """Changes to CI and the tools: the lint, and the tools' own unit tests."""
     steps = []
     checks = [("lint", ["bash", os.path.join(ctx.repo, "ci", "lint.sh")],
-               "actionlint on the workflows, shellcheck on ci/*.sh")]
+               "actionlint on the workflows, shellcheck on ci/*.sh and ci/slurm/*.sh")]
     if any(p.startswith("tools/gate/") for p in ctx.impact.tooling):
         checks.append(("gate-tests", [sys.executable, os.path.join(ctx.repo, "tools", "gate",
                                                                    "test_gate.py")],
@@ -264,6 +264,9 @@ def tooling(ctx):
     if any(p.startswith("tools/mutate/") for p in ctx.impact.tooling):
         checks.append(("mutate-tests", [sys.executable, os.path.join(
             ctx.repo, "tools", "mutate", "test_catalogue.py")], "the mutant rules' unit tests"))
+    if any(p.startswith("tools/cluster/") for p in ctx.impact.tooling):
+        checks.append(("cluster-tests", [sys.executable, os.path.join(
+            ctx.repo, "tools", "cluster", "test_cluster.py")], "the Slurm night's tools' tests"))
     for name, cmd, what in checks:
         code, seconds, text = run(cmd, ctx, name + ".log", 600)
         steps.append(reports.Step(name, "passed" if code == 0 else "failed", seconds, what,

@@ -148,8 +148,9 @@ class Mapping(unittest.TestCase):
         impact = _map(["mrt/mrt_quant.cc", "golden-mrt/x/case.json"])
         self.assertTrue(impact.mrt)
         self.assertEqual(impact.ops, set())
-        tooling = _map(["ci/test.sh", ".github/workflows/pr.yml", "tools/mutate/catalogue.py"])
-        self.assertEqual(len(tooling.tooling), 3)
+        tooling = _map(["ci/test.sh", ".github/workflows/pr.yml", "tools/mutate/catalogue.py",
+                        "ci/slurm/night.sh", "tools/cluster/shard_plan.py"])
+        self.assertEqual(len(tooling.tooling), 5)
         self.assertFalse(tooling.nothing_to_run())
 
 
