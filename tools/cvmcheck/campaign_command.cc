@@ -312,33 +312,6 @@ bool resume_from_report(const CampaignCli& o, int jobs, CampaignOptions& options
   return false;
 }
 
-int exit_status(const CampaignResult& result, const CampaignCli& o, bool findings_failed,
-                bool default_scope) {
-  if (findings_failed) return kExitMismatch;
-  // A mark the path oracle's rows refute fails every run, narrow or not: the path counts and the
-  // "every path reached" verdict rest on the marks (harness/path_oracle).
-  for (const auto& [backend, wrong] : result.paths.wrong_marks) {
-    std::cerr << "cvmcheck campaign: backend " << backend << " marks kernel paths wrongly ("
-              << wrong.size() << " rows of the path oracle fail): " << wrong.front() << "\n";
-  }
-  if (!result.paths.wrong_marks.empty()) return kExitMismatch;
-  if (unreached_paths_fail(result, o, default_scope)) return kExitMismatch;
-  const bool stopped = stopped_by_signal(result);
-  const bool nothing = !result.nothing_compared.empty() || !result.declared_not_compared.empty();
-  if (nothing && !o.allow_nothing_compared && !stopped) {
-    for (const auto& [backend, why] : result.nothing_compared) {
-      std::cerr << "cvmcheck campaign: nothing compared for backend " << backend << ": " << why
-                << " (--allow-nothing-compared accepts that)\n";
-    }
-    for (const auto& [backend, ops] : result.declared_not_compared) {
-      std::cerr << "cvmcheck campaign: backend " << backend << " declares but skipped every call of "
-                << join_names(ops) << " (--allow-nothing-compared accepts that)\n";
-    }
-    return kExitMismatch;
-  }
-  return stopped ? kExitInterrupted : kExitOk;
-}
-
 }  // namespace
 
 int campaign_exit_status(const CampaignResult& result, const std::optional<StoreDelta>& delta,
