@@ -206,7 +206,7 @@ class CampaignRun {
     }
     if (options_.on_call) options_.on_call(index, aimed_call_, call);
     if (aimed_call_) ++result_.aimed_calls[op.name];
-    const double work = call_work(call);
+    const double work = call_work(call, op);
     const std::vector<std::string>& backends = backends_for(op.name, work, seed);
     CallVerdict verdict = judge_call(registry_, call, backends);
     result_.op_seconds[op.name] += since(call_start);

@@ -8,16 +8,21 @@
 namespace cvm {
 namespace {
 
-// The operator record's estimate of the work beyond reading the inputs (OpInfo::extra_work), by
-// the call's canonical name only: a call naming an alias is charged its reads alone. The
+// The record's estimate of the work beyond reading the inputs (OpInfo::extra_work), where the call
+// names the record's canonical name: a call naming an alias is charged its reads alone. The
 // schedule, and so each seed's sequence of calls, rests on these figures.
-double extra_work(const Call& call) {
-  if (call.inputs.empty()) return 0;
-  for (const OpInfo& op : ops::records().ops()) {
-    if (op.name != call.op) continue;
-    return op.extra_work == nullptr ? 0 : op.extra_work(call.attrs, call.inputs);
+double extra_work(const Call& call, const OpInfo* op) {
+  if (call.inputs.empty() || op == nullptr || op->name != call.op || op->extra_work == nullptr) {
+    return 0;
   }
-  return 0;
+  return op->extra_work(call.attrs, call.inputs);
+}
+
+const OpInfo* record_named(const std::string& name) {
+  for (const OpInfo& op : ops::records().ops()) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -122,7 +127,7 @@ std::vector<std::string> paying_backends(const std::vector<std::string>& compare
   return chosen;
 }
 
-double call_work(const Call& call) {
+double call_work(const Call& call, const OpInfo& op) {
   const double reads = static_cast<double>(input_elements(call));
   // A call expected to break one rule stops at validation, after reading some of its inputs at
   // most: many such calls carry huge tensors only for their shapes (2^24 zeros, never read), and
@@ -130,7 +135,15 @@ double call_work(const Call& call) {
   if (call.expected.has_value() && *call.expected != OutcomeKind::kOk) {
     return kRunUnits + std::min(reads, kInvalidReadUnits);
   }
-  return kRunUnits + reads + extra_work(call);
+  return kRunUnits + reads + extra_work(call, &op);
+}
+
+double call_work(const Call& call) {
+  const OpInfo* op = record_named(call.op);
+  if (op != nullptr) return call_work(call, *op);
+  const double reads = static_cast<double>(input_elements(call));
+  const bool invalid = call.expected.has_value() && *call.expected != OutcomeKind::kOk;
+  return kRunUnits + (invalid ? std::min(reads, kInvalidReadUnits) : reads);
 }
 
 }  // namespace cvm

@@ -20,6 +20,8 @@ namespace cvm {
 // estimates it (OpInfo::extra_work, ops/work.h: conv2d, dense, pooling, upsampling, NMS). A call expected to break a rule stops at validation: the fixed cost and its
 // reads only, at most kInvalidReadUnits.
 double call_work(const Call& call);
+// As call_work, with the call's operator record at hand (the campaign's loop): no lookup.
+double call_work(const Call& call, const OpInfo& op);
 
 // The most a call expected to break a rule is charged for its reads.
 inline constexpr double kInvalidReadUnits = 1 << 16;
