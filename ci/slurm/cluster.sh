@@ -84,7 +84,16 @@ start_munge() {  # DIR
     --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
     --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" \
     --seed-file="$dir/munge/munged.seed"
+  wait_pid_file "$dir/munge/munged.pid"
   cp "$dir/munge/munged.pid" "$dir/pids/munged.pid"
+}
+
+wait_pid_file() {  # FILE: a daemon writes its pid file after it forks; stop() needs it
+  for _ in $(seq 1 100); do
+    [ -s "$1" ] && return 0
+    sleep 0.2
+  done
+  die "no pid file $1 (the daemon did not start; logs in $DIR/logs)"
 }
 
 alive() {  # NAME: its pid file names a running process
@@ -130,10 +139,15 @@ start() {  # [--cpus N] [--requeue-delay S]
   node=cvmnode  # a name of its own: the host's may not resolve; its address is 127.0.0.1
   write_conf "$DIR" "$cpus" "$delay" "$node" "$(free_port)" "$(free_port)"
   export SLURM_CONF="$DIR/slurm.conf"
+  # A start that fails half-way stops what it started, by the pid files, before it exits.
+  trap 'stop >/dev/null 2>&1 || true' EXIT
   start_munge "$DIR"
   slurmctld
+  wait_pid_file "$DIR/pids/slurmctld.pid"
   slurmd -N "$node"
+  wait_pid_file "$DIR/pids/slurmd.pid"
   wait_idle "$node"
+  trap - EXIT
   echo "export SLURM_CONF=$SLURM_CONF"
 }
 
