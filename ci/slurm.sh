@@ -12,8 +12,8 @@
 # and the planted finding with its repro; shard 2's runs made exactly the uninterrupted run's
 # calls, none lost and none twice; the store holds one campaign run; the page is built.
 #
-#   ci/slurm.sh --smoke   (in ci/test.sh) shards of MAX_CASES calls each (default 200000, about
-#                         10 s of one core), one fuzz task of 10 s: about a minute on 2 cores;
+#   ci/slurm.sh --smoke   (in ci/test.sh) shards of about MAX_CASES calls each (default 200000,
+#                         about 10 s of one core: a campaign of 4 x MAX_CASES), one fuzz task of 10 s: about a minute on 2 cores;
 #   ci/slurm.sh           (the nightly) shards of 10 times as many calls, every fuzz target for
 #                         60 s.
 # Needs root (the daemons; munged runs as the munge user). Not root and not in CI (CI=true): it
@@ -59,14 +59,14 @@ bash ci/slurm/cluster.sh start "$tmp/cluster" --cpus 10 --requeue-delay 5 >/dev/
 export SLURM_CONF="$tmp/cluster/slurm.conf"
 sinfo
 
-echo "== a night: 4 shards of $cases calls, ${fuzz[*]}"
+echo "== a night: 4 shards of a campaign of $((4 * cases)) calls, ${fuzz[*]}"
 # A fuzz corpus of its own: the night merges new inputs into it, never into corpus/.
 cp -r corpus "$tmp/corpus"
 store="$tmp/reports/findings.sqlite"
 bash ci/slurm/night.sh --reports "$tmp/reports" --store "$store" --shards 4 --cpus-per-shard 2 \
   --seconds 600 --seed 20260 --signal-seconds 60 --bisect-seconds 0 --merge-cpus 1 \
   --planted "$planted" --cvm-runtime-worker none --corpus "$tmp/corpus" "${fuzz[@]}" -- \
-  --ops "$ops" --backends "optimized,$planted" --max-cases "$cases" --shrink-seconds 1 |
+  --ops "$ops" --backends "optimized,$planted" --max-cases "$((4 * cases))" --shrink-seconds 1 |
   tee "$tmp/submitted.txt"
 night=$(sed -n 's/^night: //p' "$tmp/submitted.txt")
 main_job=$(sed -n 's/^campaign main: .* job //p' "$tmp/submitted.txt")

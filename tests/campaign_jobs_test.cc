@@ -1,7 +1,7 @@
-// cvmcheck campaign --jobs: each job makes every jobs-th call of the campaign (each call's seed
-// derives from its index) with its own schedule, so the same number of jobs replays the same
-// calls and --max-cases bounds them in all; findings merge by signature across jobs, keeping the
-// earliest call's repro and removing the others.
+// cvmcheck campaign --jobs: each job makes every jobs-th block of the campaign's calls
+// (harness/campaign/call_blocks.h), so any number of jobs makes the same calls and --max-cases
+// bounds them in all; findings merge by signature across jobs, keeping the earliest call's repro
+// and removing the others.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -21,6 +21,7 @@ CampaignOptions small_campaign() {
   CampaignOptions options;
   options.seconds = 120;
   options.max_cases = 300;
+  options.block_calls = 50;  // so that every job makes calls
   options.ops = {"sum", "clip", "conv2d"};
   options.backends = {"optimized"};
   options.seed = 99;
@@ -45,6 +46,25 @@ TEST(CampaignJobs, TwoJobsReplayTheSameCallsAndMakeMaxCasesInAll) {
       EXPECT_EQ(other.cases, cell.cases) << op << " " << backend;
       EXPECT_EQ(other.ok, cell.ok) << op << " " << backend;
       EXPECT_EQ(other.logic_error, cell.logic_error) << op << " " << backend;
+    }
+  }
+}
+
+// One job or three, blocks of 25 calls: the same calls, so the same counts in every cell.
+TEST(CampaignJobs, AnyNumberOfJobsMakesTheSameCalls) {
+  CampaignOptions options = small_campaign();
+  options.block_calls = 25;
+  const CampaignResult one = run_campaign(registry(), options);
+  const CampaignResult three =
+      run_campaign_jobs(registry(), options, 3, [] { testing::one_thread(0); });
+  EXPECT_EQ(three.calls, one.calls);
+  for (const auto& [op, row] : one.table) {
+    for (const auto& [backend, cell] : row) {
+      const CampaignCell& other = three.table.at(op).at(backend);
+      EXPECT_EQ(other.cases, cell.cases) << op << " " << backend;
+      EXPECT_EQ(other.ok, cell.ok) << op << " " << backend;
+      EXPECT_EQ(other.logic_error, cell.logic_error) << op << " " << backend;
+      EXPECT_EQ(other.runtime_error, cell.runtime_error) << op << " " << backend;
     }
   }
 }

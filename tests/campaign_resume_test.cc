@@ -143,12 +143,14 @@ class CampaignResumeFromReport : public testing::TempDirTest {
  protected:
   CampaignResumeFromReport() : TempDirTest("cvmcheck-resume-from") {}
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  // Shard 2 of 3 of seed 4321 up to call `max_cases`, into report NAME; its exit status. Two
-  // jobs: their calls are bounded by position, resumed or not.
+  // Shard 2 of 3 of seed 4321, in blocks of 20 calls, making its `max_cases` first calls (of a
+  // campaign of 3 x max_cases), into report NAME; its exit status. Two jobs: their calls are
+  // bounded by index, resumed or not.
   int run(const std::string& name, int max_cases, const std::string& more = "") {
     const pid_t pid = testing::spawn_cli(
         "", "campaign --ops relu,abs,max --backends optimized --jobs 2 --quiet --seconds 600 "
-            "--seed 4321 --shard 2/3 --max-cases " + std::to_string(max_cases) + " --report " +
+            "--seed 4321 --shard 2/3 --block-calls 20 --max-cases " +
+                std::to_string(3 * max_cases) + " --report " +
             path(name) + " " + more,
         path(name + ".out"), path(name + ".err"));
     return testing::wait_cli(pid);
@@ -180,7 +182,7 @@ TEST_F(CampaignResumeFromReport, GoesOnWhereTheReportsRunStopped) {
   }
   EXPECT_EQ(first["run"]["resumed_from"], "");
   EXPECT_EQ(rest["run"]["resumed_from"], first["resume_state"]);
-  // It stopped at --max-cases, counted by position: its own calls are fewer.
+  // It stopped at --max-cases, counted by index: its own calls are fewer.
   EXPECT_EQ(rest["run"]["stopped"], "max_cases");
 }
 

@@ -1,6 +1,7 @@
 // Campaign shards (cvmcheck campaign --shard K/N): a shard replays from its seed; each shard
-// draws every selected operator; shards of one seed make
-// different calls (disjoint call indices); a shard out of range is an error.
+// draws every selected operator; shards of one seed make different calls (disjoint blocks of
+// call indices); a shard out of range is an error. Each shard here makes 120 calls: 3 blocks of
+// 40 of a campaign of 120 x N.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -17,7 +18,8 @@ namespace {
 CampaignOptions options_for(int index, int count) {
   CampaignOptions options;
   options.seconds = 60;
-  options.max_cases = 120;
+  options.max_cases = 120 * count;
+  options.block_calls = 40;
   options.ops = {"sum", "conv2d", "take"};
   options.backends = {"optimized"};
   options.seed = 4242;

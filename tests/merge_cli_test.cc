@@ -34,12 +34,13 @@ class MergeCli : public testing::TempDirTest {
   }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
-  // Shard k of n of a campaign of the planted max bug (exit 1: it finds it), its report in
-  // shard-k (or `folder`).
+  // Shard k of n of a campaign of the planted max bug (exit 1: it finds it), 60 calls in blocks
+  // of 10, its report in shard-k (or `folder`).
   CliRun shard(int k, int n, int seed, const std::string& folder = "") {
     const std::string report = path(folder.empty() ? "shard-" + std::to_string(k) : folder);
-    return run_cli("campaign --ops max --backends planted-max-clamps-at-zero --max-cases 60 "
-                   "--shrink-seconds 0 --jobs 1 --quiet --commit c1 --seed " +
+    return run_cli("campaign --ops max --backends planted-max-clamps-at-zero --block-calls 10 "
+                   "--max-cases " + std::to_string(60 * n) +
+                   " --shrink-seconds 0 --jobs 1 --quiet --commit c1 --seed " +
                        std::to_string(seed) + " --shard " + std::to_string(k) + "/" +
                        std::to_string(n) + " --report " + report,
                    true);
@@ -117,7 +118,8 @@ TEST_F(MergeCli, NotShardsOfOneCampaignIsExit2NamingThem) {
 
 TEST_F(MergeCli, CleanShardsExitZero) {
   for (int k = 1; k <= 3; ++k) {
-    const CliRun c = run_cli("campaign --ops abs,relu --backends optimized --max-cases 30 --jobs 1 "
+    const CliRun c = run_cli("campaign --ops abs,relu --backends optimized --max-cases 90 --jobs 1 "
+                             "--block-calls 10 "
                              "--quiet --seed 5 --shard " + std::to_string(k) + "/3 --report " +
                                  path("clean-" + std::to_string(k)),
                              true);

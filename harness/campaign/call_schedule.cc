@@ -35,6 +35,11 @@ void CallSchedule::boost(const std::map<std::string, int>& factors) {
   }
 }
 
+void CallSchedule::restart() {
+  share_ = base_;
+  pass_.assign(ops_.size(), 0.0);
+}
+
 std::map<std::string, double> CallSchedule::planned_shares() const {
   double total = 0;
   for (double s : base_) total += s;

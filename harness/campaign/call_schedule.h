@@ -31,6 +31,9 @@ class CallSchedule {
   // The feedback: each operator named gets its base share times its factor, the others their
   // base share, from now on.
   void boost(const std::map<std::string, int>& factors);
+  // A block's start (call_blocks.h): every pass back to 0 and every share to its base; the work
+  // charged so far is kept.
+  void restart();
 
   size_t size() const { return ops_.size(); }
   const std::string& op(size_t k) const { return ops_[k]; }

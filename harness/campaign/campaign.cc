@@ -13,6 +13,7 @@
 #include "cvmcheck/case_seed.h"
 #include "cvmcheck/errors.h"
 #include "harness/engine/call_cost.h"
+#include "harness/campaign/call_blocks.h"
 #include "harness/campaign/call_schedule.h"
 #include "harness/campaign/campaign_paths.h"
 #include "harness/campaign/campaign_resume.h"
@@ -60,6 +61,7 @@ class CampaignRun {
     result_.seed = options.seed;
     result_.shard_index = options.shard_index;
     result_.shard_count = options.shard_count;
+    result_.block_calls = options.block_calls;
     ops_ = selected_ops(registry, options);
     select_backends(registry, options, ops_, result_);
     compared_.assign(result_.backends.begin() + 1, result_.backends.end());
@@ -90,30 +92,30 @@ class CampaignRun {
     const Usage usage_start = usage_now();
     start_ = Clock::now();
     double last_progress = 0;
-    const auto shards = static_cast<uint64_t>(options_.shard_count);
-    const auto jobs = static_cast<uint64_t>(std::max(1, options_.job_count));
-    // `local` counts this job's calls; `position` numbers them among every job's calls of this
-    // shard, and `index` in the whole campaign (the same as `local` with one job and one shard,
-    // so a seed replays alike sharded or not). Each job runs its own schedule.
+    // `local` counts this job's calls; `index` numbers them in the whole campaign, by blocks
+    // (call_blocks.h): the same as `local` with one job and one shard, and the same call of the
+    // same seed however the campaign is cut.
+    const CallBlocks blocks(options_.block_calls, options_.shard_index, options_.shard_count,
+                            options_.job_index, std::max(1, options_.job_count));
+    // Cut or resumed, --max-cases bounds the campaign's indices, so the cuts make its calls.
+    const bool by_index = options_.shard_count > 1 || options_.job_count > 1 ||
+                          !options_.resume_state.empty();
     const uint64_t first = resume_point();
     for (uint64_t local = first;; ++local) {
       next_local_ = local;
-      const uint64_t position = local * jobs + static_cast<uint64_t>(options_.job_index);
-      const uint64_t index = position * shards + static_cast<uint64_t>(options_.shard_index);
+      const uint64_t index = blocks.index(local);
+      const uint64_t offset = blocks.offset(local);
       const double elapsed = since(start_);
       if (elapsed >= options_.seconds) break;
-      const bool by_position = jobs > 1 || !options_.resume_state.empty();
-      if (!by_position && options_.max_cases >= 0 && result_.calls >= options_.max_cases) break;
-      // Of several jobs (or a resumed run), the calls are bounded by position, so they make
-      // max_cases in all.
-      if (by_position && options_.max_cases >= 0 &&
-          position >= static_cast<uint64_t>(options_.max_cases)) {
+      if (!by_index && options_.max_cases >= 0 && result_.calls >= options_.max_cases) break;
+      if (by_index && options_.max_cases >= 0 && index >= static_cast<uint64_t>(options_.max_cases)) {
         break;
       }
-      // Feedback: every kFeedbackCalls calls of this job, the aimed arms of the operators of
-      // paths few calls reached so far get twice their share of the time (deterministic: counts,
-      // not time).
-      if (local % kFeedbackCalls == kFeedbackCalls - 1) {
+      if (offset == 0) start_block();
+      // Feedback: every kFeedbackCalls calls of a block, the aimed arms of the operators of
+      // paths few of the block's calls reached so far get twice their share of the time
+      // (deterministic: counts, not time).
+      if (offset % kFeedbackCalls == kFeedbackCalls - 1) {
         std::map<std::string, int> boosted;
         for (const auto& [op, factor] : starved_ops(registry_, compared_, feedback_paths())) {
           boosted[op + kAimedSuffix] = factor;
@@ -158,27 +160,45 @@ class CampaignRun {
     const ResumeState state = parse_resume_state(options_.resume_state);
     check(state.seed == options_.seed && state.shard_index == options_.shard_index &&
               state.shard_count == options_.shard_count &&
-              state.jobs == std::max(1, options_.job_count),
-          "the run to resume is of another seed, shard or number of jobs");
+              state.jobs == std::max(1, options_.job_count) &&
+              state.block_calls == options_.block_calls,
+          "the run to resume is of another seed, shard, number of jobs or block");
     const JobResume place = state.place_of(options_.job_index);
     if (!place.schedule.is_null()) schedule_->restore(place.schedule);
-    if (place.path_calls.is_object()) earlier_path_calls_ = place.path_calls.get<PathCalls>();
+    if (place.path_calls.is_object()) block_paths_carried_ = place.path_calls.get<PathCalls>();
     return place.next;
   }
 
-  // The calls that took each kernel path: this run's and those of the runs it resumed.
-  PathCalls path_calls_so_far() const {
-    PathCalls calls = earlier_path_calls_;
+  // A block's first call: a schedule from its start, and the feedback counts only the block's
+  // calls.
+  void start_block() {
+    schedule_->restart();
+    block_paths_base_ = result_.paths.calls;
+    block_paths_carried_.clear();
+  }
+
+  // The calls of this block that took each kernel path: this run's since the block started and
+  // those of the runs it resumed in the same block.
+  PathCalls block_path_calls() const {
+    PathCalls calls = block_paths_carried_;
     for (const auto& [backend, ids] : result_.paths.calls) {
-      for (const auto& [id, n] : ids) calls[backend][id] += n;
+      const auto base = block_paths_base_.find(backend);
+      for (const auto& [id, n] : ids) {
+        int64_t before = 0;
+        if (base != block_paths_base_.end()) {
+          const auto b = base->second.find(id);
+          if (b != base->second.end()) before = b->second;
+        }
+        if (n > before) calls[backend][id] += n - before;
+      }
     }
     return calls;
   }
-  // What the schedule's feedback reads: the paths' calls so far, a resumed run's earlier ones
-  // included, so that it boosts what the uninterrupted run would have.
+  // What the schedule's feedback reads: the paths' calls so far in this block, a resumed run's
+  // earlier ones included, so that it boosts what the uninterrupted run would have.
   CampaignPaths feedback_paths() const {
     CampaignPaths paths;
-    paths.calls = path_calls_so_far();
+    paths.calls = block_path_calls();
     return paths;
   }
 
@@ -186,8 +206,9 @@ class CampaignRun {
   void record_resume_state() {
     result_.resume_state = resume_state(
         options_.seed, options_.shard_index, options_.shard_count, std::max(1, options_.job_count),
+        options_.block_calls,
         {JobResume{options_.job_index, next_local_, schedule_->state(),
-                   nlohmann::json(path_calls_so_far())}});
+                   nlohmann::json(block_path_calls())}});
   }
 
   // Draws, judges and counts call `index` of `op`; a failing call becomes a finding. Returns the
@@ -409,7 +430,9 @@ class CampaignRun {
   Clock::time_point start_;
   double last_checkpoint_ = 0;
   uint64_t next_local_ = 0;  // the call the loop makes next (or stopped before)
-  PathCalls earlier_path_calls_;  // of the runs this one resumed (JobResume::path_calls)
+  // The block's path calls (block_path_calls): the run's counts when the block started, and
+  // those of the runs this one resumed in the same block (JobResume::path_calls).
+  PathCalls block_paths_base_, block_paths_carried_;
   std::optional<gen::ScopedPathThresholds> aims_;
   std::optional<CallSchedule> schedule_;
   std::vector<ScheduleArm> arms_;  // by place in the schedule

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cvmcheck/registry.h"
+#include "harness/campaign/call_blocks.h"
 #include "harness/findings/expectations.h"
 #include "harness/findings/finding.h"
 
@@ -21,7 +22,9 @@ struct Call;
 
 struct CampaignOptions {
   double seconds = 20;
-  int64_t max_cases = -1;              // stop after this many calls (-1: time only)
+  // Stop after this many calls (-1: time only); a cut or resumed campaign makes the indices
+  // below it, so that its cuts together make the uncut run's calls.
+  int64_t max_cases = -1;
   std::vector<std::string> ops;        // canonical names; empty: every operator
   std::vector<std::string> backends;   // compared with the reference; empty: all others
   // `backends` is the default selection with --backend-def ones added, none named by the user:
@@ -38,18 +41,21 @@ struct CampaignOptions {
   int64_t max_repro_bytes = 16 << 20;
   // Time to shrink a finding before its repro is saved (0: saved as drawn).
   double shrink_seconds = 2;
-  // Shard `shard_index` (0-based) of `shard_count`: this run makes only the calls whose index
-  // is shard_index modulo shard_count, so shards of one seed draw disjoint calls and a CI
-  // matrix scales a campaign out; each shard still draws every selected operator.
+  // Shard `shard_index` (0-based) of `shard_count`: this run makes only the calls of the blocks
+  // whose number is shard_index modulo shard_count (call_blocks.h), so shards of one seed draw
+  // disjoint calls, together the unsharded run's, and a CI matrix or a Slurm array scales a
+  // campaign out; each shard still draws every selected operator.
   int shard_index = 0;
   int shard_count = 1;
+  // The calls of a block (call_blocks.h): one schedule draws a block from its first call. The
+  // same for every cut of one campaign (a merge refuses shards of different blocks).
+  uint64_t block_calls = kDefaultBlockCalls;
   // Known failures of the backends under test (docs/expected-failures.md): a failing call whose
   // every failing backend is selected by an entry is an expected failure, not a mismatch.
   ExpectationSet expected;
   // Job `job_index` of `job_count` processes sharing this campaign (--jobs): it makes every
-  // job_count-th call (each call's seed derives from its index) with its own schedule
-  // (harness/campaign/call_schedule.h), so each job draws every operator, the same seed and
-  // number of jobs replay the same calls, and max_cases bounds the calls of all jobs together.
+  // job_count-th block of its shard (call_blocks.h), so the same seed makes the same calls with
+  // any number of jobs, and max_cases bounds the calls of all jobs together (by index).
   int job_index = 0;
   int job_count = 1;
   // Called with the partial result about every `checkpoint_seconds` at a call boundary (the
@@ -99,6 +105,7 @@ struct CampaignCell {
 struct CampaignResult {
   uint64_t seed = 0;
   int shard_index = 0, shard_count = 1;
+  uint64_t block_calls = kDefaultBlockCalls;  // CampaignOptions::block_calls
   double seconds = 0;
   int64_t calls = 0;
   int64_t generator_failures = 0;      // draws a generator could not complete (not a finding)

@@ -1,5 +1,5 @@
 // A campaign over several processes (cvmcheck campaign --jobs N): N forked jobs each make every
-// N-th call, with a schedule of their own (CampaignOptions::job_index), report their partial counts to
+// N-th block of calls (call_blocks.h, CampaignOptions::job_index), report their partial counts to
 // the parent through shared memory for one merged progress line, and hand back their results,
 // which are merged into one table, one set of findings (grouped by signature across jobs, the
 // earliest call's repro kept) and one report. Processes, not threads: RapidCheck's generation

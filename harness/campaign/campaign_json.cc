@@ -102,6 +102,7 @@ std::string campaign_json(const CampaignResult& result) {
                  {"stopped", result.stopped},
                  {"seconds_requested", result.seconds_requested},
                  {"max_cases", result.max_cases},
+                 {"block_calls", result.block_calls},
                  {"resumed_from", result.resumed_from},
                  {"default_scope", result.default_scope},
                  {"verdict_flags", result.verdict_flags}};
@@ -211,6 +212,8 @@ void read_run(const nlohmann::json& j, CampaignResult& r) {
   r.stopped = run.value("stopped", std::string());
   r.seconds_requested = run.value("seconds_requested", 0.0);
   r.max_cases = run.value("max_cases", int64_t{-1});
+  r.block_calls = run.value("block_calls", kDefaultBlockCalls);
+  verify(r.block_calls >= 1, "run.block_calls ", r.block_calls, " is not a block");
   r.resumed_from = run.value("resumed_from", std::string());
   r.default_scope = run.value("default_scope", false);
   r.verdict_flags = run.value("verdict_flags", std::set<std::string>{});

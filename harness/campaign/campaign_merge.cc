@@ -222,6 +222,7 @@ void merge_run_facts(const std::vector<const CampaignResult*>& lasts,
   }
   m.commit = parts.front()->commit;
   m.max_cases = parts.front()->max_cases;
+  m.block_calls = parts.front()->block_calls;
   m.planned_share = parts.front()->planned_share;  // one selection plans the same shares
 }
 

@@ -7,10 +7,11 @@
 namespace cvm {
 
 std::string resume_state(uint64_t seed, int shard_index, int shard_count, int jobs,
-                         const std::vector<JobResume>& places) {
+                         uint64_t block_calls, const std::vector<JobResume>& places) {
   nlohmann::json j = {{"seed", std::to_string(seed)},
                       {"shard", std::to_string(shard_index + 1) + "/" + std::to_string(shard_count)},
                       {"jobs", jobs},
+                      {"block_calls", block_calls},
                       {"places", nlohmann::json::array()}};
   for (const JobResume& p : places) {
     nlohmann::json place = {{"job", p.job}, {"next", p.next}, {"schedule", p.schedule}};
@@ -31,6 +32,7 @@ ResumeState parse_resume_state(const std::string& text) {
     s.shard_index = std::stoi(shard.substr(0, slash)) - 1;
     s.shard_count = std::stoi(shard.substr(slash + 1));
     s.jobs = j.at("jobs").get<int>();
+    s.block_calls = j.value("block_calls", kDefaultBlockCalls);
     for (const nlohmann::json& p : j.at("places")) {
       s.places.push_back({p.at("job").get<int>(), p.at("next").get<uint64_t>(), p.at("schedule"),
                           p.value("path_calls", nlohmann::json())});
@@ -60,7 +62,8 @@ std::string merge_resume_states(const std::vector<std::string>& states) {
   for (const ResumeState& s : parsed) places.insert(places.end(), s.places.begin(), s.places.end());
   std::sort(places.begin(), places.end(),
             [](const JobResume& a, const JobResume& b) { return a.job < b.job; });
-  return resume_state(first->seed, first->shard_index, first->shard_count, first->jobs, places);
+  return resume_state(first->seed, first->shard_index, first->shard_count, first->jobs, first->block_calls,
+                      places);
 }
 
 }  // namespace cvm

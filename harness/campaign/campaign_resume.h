@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/campaign/call_blocks.h"
+
 namespace cvm {
 
 // One job's place: the next call (its local index, CampaignRun's loop), its schedule, and the
@@ -23,10 +25,10 @@ struct JobResume {
   nlohmann::json path_calls;
 };
 
-// The resume state of a run (CampaignResult::resume_state): what it ran (seed, shard K/N, jobs)
-// and each job's place, as JSON text.
+// The resume state of a run (CampaignResult::resume_state): what it ran (seed, shard K/N, jobs,
+// the calls of a block: call_blocks.h) and each job's place, as JSON text.
 std::string resume_state(uint64_t seed, int shard_index, int shard_count, int jobs,
-                         const std::vector<JobResume>& places);
+                         uint64_t block_calls, const std::vector<JobResume>& places);
 // The states of the jobs of one run as one (their places together, by job); "" when none has one.
 std::string merge_resume_states(const std::vector<std::string>& states);
 
@@ -34,6 +36,7 @@ std::string merge_resume_states(const std::vector<std::string>& states);
 struct ResumeState {
   uint64_t seed = 0;
   int shard_index = 0, shard_count = 1, jobs = 1;
+  uint64_t block_calls = kDefaultBlockCalls;
   std::vector<JobResume> places;
   // Job k's place; a job without one starts at its first call.
   JobResume place_of(int job) const;

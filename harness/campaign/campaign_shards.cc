@@ -58,6 +58,10 @@ void check_one_campaign(const std::vector<CampaignResult>& reports,
     return r.commit.empty() ? std::string("no commit") : "commit " + r.commit;
   });
   verify(commits.empty(), "not shards of one campaign: different commits: ", commits);
+  const std::string blocks = differing(reports, names, [](const CampaignResult& r) {
+    return "blocks of " + std::to_string(r.block_calls) + " calls";
+  });
+  verify(blocks.empty(), "not shards of one campaign: different blocks: ", blocks);
 }
 
 // Whether run `b` went on from where run `a` stopped (campaign --resume).

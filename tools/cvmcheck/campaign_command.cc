@@ -66,6 +66,7 @@ struct CampaignCli {
   std::vector<std::string> backend_list;
   XfailCli xfail;
   int jobs = 0;
+  uint64_t block_calls = kDefaultBlockCalls;
   ExecCli exec;
   StoreCli store;
 };
@@ -73,7 +74,9 @@ struct CampaignCli {
 void add_options(CLI::App* sub, CampaignCli& o) {
   sub->add_option("--seconds", o.seconds, "Time box in seconds (default 20)")
       ->check(CLI::PositiveNumber);
-  sub->add_option("--max-cases", o.max_cases, "Stop after this many calls");
+  sub->add_option("--max-cases", o.max_cases,
+                  "Stop after this many calls; with --shard or --jobs, the campaign's first N "
+                  "calls however it is cut");
   sub->add_option("--ops", o.ops, "Comma-separated operators (default: all)");
   sub->add_option("--backends", o.backends,
                   "Comma-separated backends compared with the reference (default: all built-in "
@@ -126,13 +129,18 @@ void add_options(CLI::App* sub, CampaignCli& o) {
                   "keeps them (default 2)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--shard", o.shard,
-                  "K/N: make only shard K of N (1-based) of the seed's calls; shards of one seed "
-                  "are disjoint and their reports merge (cvmcheck merge)");
+                  "K/N: make only shard K of N (1-based) of the seed's calls (every N-th block); "
+                  "shards of one seed are disjoint, make the unsharded run's calls together, and "
+                  "their reports merge (cvmcheck merge)");
   sub->add_option("--jobs", o.jobs,
                   "Processes sharing the campaign (default 0: one per core), each making every "
-                  "N-th call with its own schedule: the same seed and number of jobs replay the "
-                  "same calls; --max-cases bounds them in all")
+                  "N-th block of calls: the same seed makes the same calls with any number of "
+                  "jobs; --max-cases bounds them in all")
       ->check(CLI::Range(0, 1024));
+  sub->add_option("--block-calls", o.block_calls,
+                  "Calls one schedule draws from its start (default 65536): the unit that "
+                  "shards and jobs deal out; the same for every cut of one campaign")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   sub->add_flag("--quiet", o.quiet, "No progress line");
   sub->add_option("--table", o.table,
                   "screen (default): one row per operator, one column per backend, findings one "
@@ -212,16 +220,18 @@ std::set<std::string> verdict_flags(const CampaignCli& o) {
   return flags;
 }
 
-// Whether the run made every call up to --max-cases: counted by its calls, or, for a resumed run
-// (whose calls are the rest of a sequence), by the position each job reached.
+// Whether the run made every call up to --max-cases: counted by its calls, or, for a cut or
+// resumed run (campaign.h), by the index of the call each job would make next.
 bool reached_max_cases(const CampaignResult& result, const CampaignOptions& options) {
   if (options.max_cases < 0) return false;
-  if (options.resume_state.empty()) return result.calls >= options.max_cases;
+  if (result.resume_state.empty()) return result.calls >= options.max_cases;
   const ResumeState state = parse_resume_state(result.resume_state);
+  const bool by_index = state.shard_count > 1 || state.jobs > 1 || !options.resume_state.empty();
+  if (!by_index) return result.calls >= options.max_cases;
   for (const JobResume& place : state.places) {
-    const uint64_t position = place.next * static_cast<uint64_t>(state.jobs) +
-                              static_cast<uint64_t>(place.job);
-    if (position < static_cast<uint64_t>(options.max_cases)) return false;
+    const CallBlocks blocks(state.block_calls, state.shard_index, state.shard_count, place.job,
+                            state.jobs);
+    if (blocks.index(place.next) < static_cast<uint64_t>(options.max_cases)) return false;
   }
   return true;
 }
@@ -339,6 +349,7 @@ Action add_campaign_command(CLI::App& app) {
     CampaignOptions options;
     options.seconds = o->seconds;
     options.max_cases = o->max_cases;
+    options.block_calls = o->block_calls;
     options.ops = split_list(o->ops);
     options.backends = split_list(o->backends);
     options.backends.insert(options.backends.end(), o->backend_list.begin(),
