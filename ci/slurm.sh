@@ -96,7 +96,8 @@ scontrol requeue "${main_job}_$stopped"
 echo "requeued ${main_job}_$stopped"
 
 echo "== waiting for the merge job $merge_job"
-deadline=$((SECONDS + (smoke ? 300 : 3600)))
+# A guard against a hung cluster, never a verdict on speed: ten times the smoke's usual minute.
+deadline=$((SECONDS + (smoke ? 600 : 3600)))
 while [ ! -f "$night/merge.status" ] && [ $SECONDS -lt $deadline ]; do sleep 2; done
 # Each task's runs (where and how each started, how it stopped), then the merge job's log.
 grep -H -E "^main shard|^fuzz_|^cvmcheck campaign: (seed|resuming)|^stopped by|^calls" \

@@ -100,8 +100,10 @@ alive() {  # NAME: its pid file names a running process
   [ -s "$DIR/pids/$1.pid" ] && kill -0 "$(cat "$DIR/pids/$1.pid")" 2>/dev/null
 }
 
-wait_idle() {  # NODE: the node takes jobs once slurmd has registered (within 60 s)
-  local state="" deadline=$((SECONDS + 60))
+# NODE: the node takes jobs once slurmd has registered (about 1 s here; the guard against a
+# daemon that never registers is generous, so that a loaded machine is never failed for speed).
+wait_idle() {
+  local state="" deadline=$((SECONDS + 180))
   while [ $SECONDS -lt $deadline ]; do
     for daemon in slurmctld slurmd; do
       # No pid file yet: the daemon is still starting (it writes it after it forks).
