@@ -146,6 +146,16 @@ TEST(GraphShrink, AFaultOnlyAModelShowsIsGraphLevelAndShrinksToAtMostThreeNodes)
   const GraphSignature sig = classify_difference(r, m.graph, expected, actual, "chain-fault", *d, ExpectationSet());
   EXPECT_TRUE(sig.graph_level);
   EXPECT_EQ(sig.signature, "graph|" + sig.op + "|chain-fault|value");
+  // A graph-level rule of its own: a sig: entry selects the graph-level signature.
+  ExpectationSet known;
+  ExpectationEntry e;
+  e.op_glob = e.case_glob = "*";
+  e.sig_glob = "graph|*|chain-fault|value";
+  e.reason = "planted for this test";
+  e.source = "test:1";
+  known.by_backend[""].add(e);
+  EXPECT_EQ(classify_difference(r, m.graph, expected, actual, "chain-fault", *d, known).expected_by,
+            "test:1: planted for this test");
   const ShrunkModel s = shrink_finding(r, "chain-fault", sig.signature, Model{m.graph, m.inputs},
                                        expected, *d, ExpectationSet(), 200);
   EXPECT_GE(s.op_nodes_before, 10);

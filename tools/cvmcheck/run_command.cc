@@ -144,7 +144,8 @@ Action add_run_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "run", "Run one case directory on a backend, or one call descriptor (--call) on its backend "
              "against the reference");
-  CLI::Option* dir = sub->add_option("case_dir", options->dir, "Directory holding case.json");
+  CLI::Option* dir = sub->add_option("case_dir", options->dir,
+                                     "Directory holding case.json, or a graph folder (graph.json)");
   sub->add_option("--call", options->call,
                   "A call descriptor (docs/call-descriptor.md), e.g. from a __REPRO line: runs it "
                   "on its backend (or --backend) and on the reference, applying its threads=")
