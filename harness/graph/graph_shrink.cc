@@ -45,8 +45,16 @@ class GraphShrinker {
     for (size_t k = g.nodes.size(); k-- > 0;) {
       if (static_cast<int>(k) == target_ || !best_.kept[k]) continue;
       if (best_.roots[k]) {
+        // Dropped alone: the operator nodes it consumed stay, as roots of their own.
         ShrinkPlan c = best_;
         c.roots[k] = 0;
+        c.kept[k] = 0;
+        if (!g.nodes[k].is_variable() && !c.frozen[k]) {
+          for (const EntryRef& in : g.nodes[k].inputs) {
+            const EntryRef r = resolve_entry(c, in);
+            if (!g.nodes[r.node].is_variable()) c.roots[r.node] = 1;
+          }
+        }
         attempt(std::move(c));
         continue;
       }

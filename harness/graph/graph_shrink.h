@@ -5,9 +5,9 @@
 //   2. entries frozen into parameters with their recorded values: the failing node's producers
 //      all at once, then each remaining operator node from the last to the first (a frozen
 //      node becomes one parameter per output; what only it consumed goes);
-//   3. the remaining nodes removed one by one: a node nothing consumes any more is dropped, and
-//      a node whose output has the shape of one of its inputs is bypassed (its consumers take
-//      that input instead).
+//   3. the remaining nodes removed one by one: a node nothing consumes is dropped (the operator
+//      nodes it consumed stay), and a node whose output has the shape of one of its inputs is
+//      bypassed (its consumers take that input instead).
 // Bounded by a count of predicate calls (each one runs the model on the sides it compares),
 // never by time: the same model and the same predicate shrink the same way on any machine.
 #pragma once

@@ -30,8 +30,9 @@ std::string graph_level_signature(const std::string& op, const std::string& back
                                   const std::string& kind);
 
 // The signature of `d`, the first difference of `actual` (on `backend`) from `expected` (the
-// reference's run of `g`). `expectations` may be empty; a graph-level signature is matched
-// against its sig: entries (case name "graph"), a single call's as the campaign matches it.
+// reference's run of `g`). `expectations` may be empty; a single call's signature is matched as
+// the campaign matches its calls, a graph-level one as operator "graph|<op>", case "graph" (so
+// that sig: entries name it, and an entry for an operator's calls does not).
 GraphSignature classify_difference(const Registry& registry, const Graph& g,
                                    const GraphRun& expected, const GraphRun& actual,
                                    const std::string& backend, const GraphDifference& d,

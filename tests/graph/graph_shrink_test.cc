@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <set>
 
 #include "harness/graph/graph_diff.h"
 #include "harness/graph/graph_gen.h"
@@ -72,6 +73,52 @@ TEST(GraphShrink, KeepsOnlyWhatASyntheticPredicateNeeds) {
   // The failing node's outputs are the heads, its inputs parameters holding the recorded values.
   EXPECT_EQ(s.model.graph.heads[0].node, static_cast<uint32_t>(s.node));
   EXPECT_TRUE(holds(s.model));
+}
+
+// The operators of `node` and of everything it depends on.
+std::set<std::string> ancestor_ops(const Graph& g, size_t node) {
+  std::set<std::string> ops;
+  std::vector<size_t> stack{node};
+  std::set<size_t> seen;
+  while (!stack.empty()) {
+    const size_t n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second || g.nodes[n].is_variable()) continue;
+    ops.insert(g.nodes[n].operator_name());
+    for (const EntryRef& e : g.nodes[n].inputs) stack.push_back(e.node);
+  }
+  return ops;
+}
+
+TEST(GraphShrink, KeepsANodeOutsideTheAncestorsWhereThePredicateNeedsIt) {
+  // A failure that needs a node the failing node does not depend on (as a storage plan letting
+  // one entry overwrite another would): the ancestors alone do not show it, the rest shrinks.
+  GenOptions o;
+  o.nodes = 16;
+  for (uint64_t seed = 1; seed < 200; ++seed) {
+    const GeneratedModel m = generate_model(registry(), seed, o);
+    const GraphRun recorded = run_graph(registry(), kReferenceBackend, m.graph, m.inputs);
+    if (recorded.kind != OutcomeKind::kOk || op_node_count(m.graph) < 10) continue;
+    const size_t target = m.graph.heads[0].node;
+    const std::set<std::string> needed_ops = ancestor_ops(m.graph, target);
+    std::string other;
+    for (size_t k = 0; k < target && other.empty(); ++k) {
+      const Node& n = m.graph.nodes[k];
+      if (!n.is_variable() && needed_ops.count(n.operator_name()) == 0) other = n.operator_name();
+    }
+    if (other.empty()) continue;
+    const std::string op = m.graph.nodes[target].operator_name();
+    const ModelPredicate holds = [&](const Model& c) {
+      return has_node_of(c.graph, op) && has_node_of(c.graph, other) &&
+             run_graph(registry(), kReferenceBackend, c.graph, c.inputs).kind == OutcomeKind::kOk;
+    };
+    const ShrunkModel s = shrink_model(Model{m.graph, m.inputs}, static_cast<int>(target),
+                                       recorded.entries, holds, 200);
+    EXPECT_EQ(s.op_nodes_after, 2) << "seed " << seed << ": " << op << " and " << other;
+    EXPECT_TRUE(holds(s.model));
+    return;
+  }
+  FAIL() << "no model with a node outside the last node's ancestors";
 }
 
 TEST(GraphShrink, StopsAtItsBoundOfTries) {
