@@ -3,15 +3,15 @@
 #include <cctype>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 
 #include "cvmcheck/case_seed.h"
 #include "cvmcheck/errors.h"
 #include "harness/graph/graph_diff.h"
-#include "harness/graph/graph_folder.h"
 #include "harness/graph/graph_gen.h"
+#include "harness/graph/graph_repro.h"
 #include "harness/graph/graph_rng.h"
 #include "harness/graph/graph_run.h"
+#include "harness/graph/graph_signature.h"
 
 namespace cvm::graph {
 namespace {
@@ -38,33 +38,53 @@ void count_coverage(const GeneratedModel& m, GraphsSummary& s) {
   }
 }
 
-void save_repro(const GraphsOptions& o, const GeneratedModel& m, GraphFinding& f, int& saved) {
+// The first model of a finding, shrunk, as a graph folder under the report's repros/.
+void save_repro(const Registry& registry, const GraphsOptions& o, const GeneratedModel& m,
+                const GraphRun& expected, const GraphDifference& d, GraphFinding& f, int& saved) {
   if (o.report_dir.empty() || saved >= o.max_repros) return;
-  const std::string dir = o.report_dir + "/repros/" +
-                          file_name(f.backend + "-" + (f.op.empty() ? "graph" : f.op) + "-" + f.kind) +
+  const ShrunkModel shrunk = shrink_finding(registry, f.backend, f.signature, Model{m.graph, m.inputs},
+                                            expected, d, o.expectations, o.shrink_tries);
+  f.nodes_saved = shrunk.op_nodes_after;
+  const std::string dir = o.report_dir + "/repros/" + file_name(f.backend + "-" + f.op + "-" + f.kind) +
                           "-" + seed_hex(m.seed);
-  write_graph_folder(dir, m.graph, m.inputs);
-  nlohmann::json j = {{"signature", f.signature}, {"backend", f.backend}, {"node", f.node},
-                      {"op", f.op},               {"kind", f.kind},       {"what", f.what},
-                      {"graph_seed", seed_hex(m.seed)},
-                      {"replay", "cvmcheck graphs --replay " + dir + " --backends " + f.backend}};
-  std::ofstream(dir + "/finding.json") << j.dump(2) << "\n";
+  std::filesystem::remove_all(dir);
+  nlohmann::json j = {{"signature", f.signature}, {"graph_level", f.graph_level},
+                      {"backend", f.backend},     {"node", shrunk.node},
+                      {"op", f.op},               {"kind", f.kind},
+                      {"what", f.what},           {"graph_seed", seed_hex(m.seed)},
+                      {"nodes_drawn", f.nodes_drawn}, {"nodes_saved", f.nodes_saved}};
+  if (!f.expected_by.empty()) j["expected_by"] = f.expected_by;
+  write_graph_repro(dir, shrunk.model, j, f.backend);
   f.repro = dir;
   ++saved;
 }
 
-void record(const GraphsOptions& o, const GeneratedModel& m, const std::string& backend,
+void record(const Registry& registry, const GraphsOptions& o, const GeneratedModel& m,
+            const std::string& backend, const GraphRun& expected, const GraphRun& actual,
             const GraphDifference& d, GraphsSummary& s, int& saved) {
-  const std::string op = d.node >= 0 ? m.graph.nodes[static_cast<size_t>(d.node)].operator_name() : "";
-  const std::string signature = "graph|" + (op.empty() ? "graph" : op) + "|" + backend + "|" + d.kind;
+  const GraphSignature sig = classify_difference(registry, m.graph, expected, actual, backend, d, o.expectations);
+  // Explained and unexplained models of one signature are two findings, as in the campaign, so
+  // an unexplained one never hides behind an explained one.
   for (GraphFinding& f : s.findings) {
-    if (f.signature == signature) {
+    if (f.signature == sig.signature && f.expected_by.empty() == sig.expected_by.empty()) {
       ++f.count;
       return;
     }
   }
-  GraphFinding f{signature, backend, op, d.kind, d.what, d.node, m.seed, 1, ""};
-  save_repro(o, m, f, saved);
+  GraphFinding f;
+  f.signature = sig.signature;
+  f.graph_level = sig.graph_level;
+  f.backend = backend;
+  f.op = sig.op;
+  f.kind = d.kind;
+  f.what = d.what;
+  f.node = d.node;
+  f.graph_seed = m.seed;
+  f.count = 1;
+  f.expected_by = sig.expected_by;
+  f.nodes_drawn = op_node_count(m.graph);
+  f.nodes_saved = f.nodes_drawn;
+  save_repro(registry, o, m, expected, d, f, saved);
   s.findings.push_back(f);
 }
 
@@ -121,11 +141,17 @@ GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
         continue;
       }
       ++s.compared[b];
-      if (const auto d = diff_runs(m.graph, expected, actual)) record(o, m, b, *d, s, saved);
+      if (const auto d = diff_runs(m.graph, expected, actual)) record(registry, o, m, b, expected, actual, *d, s, saved);
     }
   }
   s.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return s;
+}
+
+int64_t unexplained_findings(const GraphsSummary& s) {
+  int64_t n = 0;
+  for (const GraphFinding& f : s.findings) n += f.expected_by.empty() ? 1 : 0;
+  return n;
 }
 
 nlohmann::json graphs_report(const GraphsSummary& s) {
@@ -149,7 +175,9 @@ nlohmann::json graphs_report(const GraphsSummary& s) {
   for (const GraphFinding& f : s.findings) {
     findings.push_back({{"signature", f.signature}, {"backend", f.backend}, {"op", f.op},
                         {"kind", f.kind}, {"first_differing_node", f.node}, {"what", f.what},
-                        {"graph_seed", seed_hex(f.graph_seed)}, {"count", f.count}, {"repro", f.repro}});
+                        {"graph_seed", seed_hex(f.graph_seed)}, {"count", f.count}, {"repro", f.repro},
+                        {"graph_level", f.graph_level}, {"expected_by", f.expected_by},
+                        {"nodes_drawn", f.nodes_drawn}, {"nodes_saved", f.nodes_saved}});
   }
   nlohmann::json invalid = nlohmann::json::object();
   for (const auto& [op, c] : s.invalid) invalid[op] = {{"count", c.first}, {"first", c.second}};

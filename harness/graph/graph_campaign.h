@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cvmcheck/registry.h"
+#include "harness/findings/expectations.h"
 
 namespace cvm::graph {
 
@@ -26,18 +27,26 @@ struct GraphsOptions {
   uint64_t seed = 0;
   std::string report_dir;  // empty: no files
   int max_repros = 20;
+  // Known differences (--xfail, --xfail-for): a finding they explain does not fail the run.
+  ExpectationSet expectations;
+  int shrink_tries = 200;  // per saved repro: candidate models tried (graph_shrink.h)
 };
 
 struct GraphFinding {
-  std::string signature;  // "graph|<op>|<backend>|<kind>"
+  // The single call's signature where the first differing node differs alone (the campaign's);
+  // "graph|<op>|<backend>|<kind>" for a graph-level finding (graph_signature.h).
+  std::string signature;
+  bool graph_level = true;
   std::string backend;
-  std::string op;    // the first differing node's operator ("" for the graph as a whole)
+  std::string op;    // the first differing node's operator ("graph" for the graph as a whole)
   std::string kind;  // outcome, shape, precision, value
   std::string what;  // the first occurrence's difference
   int node = -1;
   uint64_t graph_seed = 0;
   int64_t count = 0;
   std::string repro;  // its folder, when saved
+  std::string expected_by;  // a known difference: "FILE:LINE: reason"
+  int nodes_drawn = 0, nodes_saved = 0;  // operator nodes of the first model and of its repro
 };
 
 struct GraphsSummary {
@@ -63,6 +72,9 @@ struct GraphsSummary {
 std::vector<std::string> graphs_default_backends(const Registry& registry);
 
 GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& options);
+
+// Findings no expectation explains.
+int64_t unexplained_findings(const GraphsSummary& s);
 
 nlohmann::json graphs_report(const GraphsSummary& s);
 

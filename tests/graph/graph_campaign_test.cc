@@ -3,10 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "harness/graph/graph_campaign.h"
 #include "harness/graph/graph_diff.h"
 #include "harness/graph/graph_folder.h"
+#include "harness/graph/graph_repro.h"
 #include "harness/graph/graph_run.h"
 #include "registry/registry.h"
 #include "support/planted_registry.h"
@@ -35,14 +39,39 @@ TEST_F(GraphsRunDir, FindsAPlantedValueBugAndSavesAReplayableModel) {
   const GraphsSummary s = run_graphs(r, short_run(dir_.string()));
   ASSERT_EQ(s.findings.size(), 1u) << graphs_report(s).dump(2);
   const GraphFinding& f = s.findings[0];
-  EXPECT_EQ(f.signature, "graph|cvm_clip|optimized|value");
+  // The node differs as a single call too: the campaign's signature, not a graph-level one.
+  EXPECT_FALSE(f.graph_level);
+  EXPECT_EQ(f.signature.rfind("cvm_clip|optimized|value", 0), 0u) << f.signature;
   ASSERT_FALSE(f.repro.empty());
+  // The saved model is the shrunk one: the clip alone, its input frozen into a parameter.
+  EXPECT_EQ(f.nodes_saved, 1) << f.nodes_drawn;
   const ModelFiles m = read_graph_folder(f.repro);
-  EXPECT_EQ(m.graph.nodes[static_cast<size_t>(f.node)].operator_name(), "cvm_clip");
+  const Model model{m.graph, m.inputs};
+  EXPECT_EQ(model_signature(r, "optimized", model, ExpectationSet()), f.signature);
+  const auto j = nlohmann::json::parse(std::ifstream(f.repro + "/finding.json"));
+  EXPECT_EQ(j["replay"], "cvmcheck run " + f.repro + " --backend optimized");
+  const int node = j["node"];
+  EXPECT_EQ(m.graph.nodes[static_cast<size_t>(node)].operator_name(), "cvm_clip");
   const auto d = diff_runs(m.graph, run_graph(r, "reference", m.graph, m.inputs),
                            run_graph(r, "optimized", m.graph, m.inputs));
   ASSERT_TRUE(d);
-  EXPECT_EQ(d->node, f.node);
+  EXPECT_EQ(d->node, node);
+}
+
+TEST(GraphsRun, AKnownDifferenceDoesNotCountAsUnexplained) {
+  const Registry r = testing::with_planted_kernel("planted-clip-upper-bound-off-by-one", "optimized");
+  GraphsOptions o = short_run();
+  ExpectationEntry e;
+  e.op_glob = "*";
+  e.case_glob = "*";
+  e.sig_glob = "cvm_clip|optimized|value*";
+  e.reason = "planted for this test";
+  e.source = "test:1";
+  o.expectations.by_backend[""].add(e);
+  const GraphsSummary s = run_graphs(r, o);
+  ASSERT_EQ(s.findings.size(), 1u);
+  EXPECT_EQ(s.findings[0].expected_by, "test:1: planted for this test");
+  EXPECT_EQ(unexplained_findings(s), 0);
 }
 
 TEST(GraphsRun, FindsAPlantedPrecisionBugAtItsNode) {

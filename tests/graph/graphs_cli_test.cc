@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -45,17 +46,44 @@ TEST_F(GraphsCliTest, ReportsAPlantedBugWithAFolderThatReplaysIt) {
             1)
       << file_text(out());
   const std::string text = file_text(out());
-  EXPECT_NE(text.find("FINDING graph|cvm_clip|" + std::string(kBackend) + "|value"), std::string::npos) << text;
+  // The clip differs as a single call too: the campaign's signature.
+  EXPECT_NE(text.find("FINDING cvm_clip|" + std::string(kBackend) + "|value"), std::string::npos) << text;
   const auto j = nlohmann::json::parse(file_text(report() + "/graphs.json"));
   ASSERT_EQ(j["findings"].size(), 1u);
   const std::string folder = j["findings"][0]["repro"];
   for (const char* file : {"graph.json", "params", "data.npy", "finding.json"}) {
     EXPECT_TRUE(std::filesystem::exists(folder + "/" + file)) << file;
   }
-  EXPECT_EQ(run(kPlanted, "graphs --replay " + folder + " --backends " + kBackend), 1);
+  const auto finding = nlohmann::json::parse(file_text(folder + "/finding.json"));
+  EXPECT_EQ(finding["replay"], "cvmcheck run " + folder + " --backend " + kBackend);
+  EXPECT_NE(text.find("__REPRO: cvmcheck run " + folder + " --backend " + kBackend), std::string::npos) << text;
+  EXPECT_EQ(run(kPlanted, "run " + folder + " --backend " + kBackend), 1);
   const auto replay = nlohmann::json::parse(file_text(out()));
   EXPECT_EQ(replay[kBackend]["difference"]["kind"], "value") << replay.dump();
+  EXPECT_EQ(replay[kBackend]["difference"]["signature"], finding["signature"]) << replay.dump();
+  EXPECT_EQ(run("env", "run " + folder + " --backend optimized"), 0) << file_text(out());
+  // --replay is an alias.
+  EXPECT_EQ(run(kPlanted, "graphs --replay " + folder + " --backends " + kBackend), 1);
   EXPECT_EQ(run("env", "graphs --replay " + folder + " --backends optimized"), 0) << file_text(out());
+}
+
+TEST_F(GraphsCliTest, RecordsItsFindingsInTheStore) {
+  const std::string store = (dir_ / "findings.sqlite").string();
+  ASSERT_EQ(run(kPlanted, std::string("graphs --max-graphs 30 --seconds 600 --seed 3 --backends ") +
+                              kBackend + " --store " + store),
+            1)
+      << file_text(out());
+  EXPECT_NE(file_text(out()).find("1 new"), std::string::npos) << file_text(out());
+  ASSERT_EQ(run("env", "findings list --store " + store), 0) << file_text(out());
+  EXPECT_NE(file_text(out()).find("cvm_clip|" + std::string(kBackend) + "|value"), std::string::npos)
+      << file_text(out());
+}
+
+TEST_F(GraphsCliTest, RunRefusesADamagedGraphFolder) {
+  const std::string folder = (dir_ / "damaged").string();
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder + "/graph.json") << "{not json";
+  EXPECT_EQ(run("env", "run " + folder), 3) << file_text(out());
 }
 
 }  // namespace

@@ -1,17 +1,22 @@
-// cvmcheck graphs [--seconds N] [--nodes N] [--backends a,b] [--seed S] [--report DIR]:
-// random models run on the reference and on each backend, diffed entry by entry
-// (docs/graphs.md). cvmcheck graphs --replay DIR [--backends a,b]: one saved model again.
+// cvmcheck graphs [--seconds N] [--nodes N] [--backends a,b] [--seed S] [--report DIR]
+// [--store [FILE]] [--xfail FILE]: random models run on the reference and on each backend,
+// diffed entry by entry, each finding shrunk and saved as a graph folder (docs/graphs.md).
+// cvmcheck graphs --replay DIR [--backends a,b]: one saved model again, as `cvmcheck run DIR`.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <random>
 
 #include "commands.h"
+#include "exec_options.h"
+#include "harness/findings/run_status.h"
 #include "harness/graph/graph_campaign.h"
-#include "harness/graph/graph_diff.h"
 #include "harness/graph/graph_folder.h"
-#include "harness/graph/graph_run.h"
+#include "harness/graph/graph_replay.h"
+#include "harness/graph/graph_repro.h"
+#include "harness/graph/graph_store.h"
 #include "registry/registry.h"
+#include "store_options.h"
 
 namespace cvm::cli {
 namespace {
@@ -20,54 +25,27 @@ struct GraphsCli {
   graph::GraphsOptions options;
   std::vector<std::string> backends;
   std::string replay;
+  XfailCli xfail;
+  StoreCli store;
+  std::string commit;
 };
-
-nlohmann::json run_json(const graph::Graph& g, const graph::GraphRun& r) {
-  nlohmann::json j = {{"outcome", outcome_name(r.kind)}};
-  if (r.skipped) j["skipped"] = r.skip_reason;
-  if (r.kind != OutcomeKind::kOk) {
-    j["message"] = r.message;
-    j["node"] = graph::node_label(g, r.node);
-  }
-  return j;
-}
 
 int replay(const GraphsCli& cli) {
   const graph::ModelFiles m = graph::read_graph_folder(cli.replay);
   const std::vector<std::string> backends =
       cli.backends.empty() ? graph::graphs_default_backends(registry()) : cli.backends;
-  const graph::GraphRun expected = graph::run_graph(registry(), "reference", m.graph, m.inputs);
-  nlohmann::json report = {{"reference", run_json(m.graph, expected)}};
-  bool differs = false;
-  for (const std::string& b : backends) {
-    const graph::GraphRun actual = graph::run_graph(registry(), b, m.graph, m.inputs);
-    nlohmann::json j = run_json(m.graph, actual);
-    if (!actual.skipped) {
-      if (const auto d = graph::diff_runs(m.graph, expected, actual)) {
-        j["difference"] = {{"node", graph::node_label(m.graph, d->node)}, {"kind", d->kind}, {"what", d->what}};
-        differs = true;
-      }
-    }
-    report[b] = j;
-  }
-  std::cout << report.dump() << "\n";
-  return differs ? kExitMismatch : kExitOk;
+  const graph::GraphReplay r = graph::replay_model(registry(), graph::Model{m.graph, m.inputs}, backends);
+  std::cout << r.report.dump() << "\n";
+  return r.differs || r.skipped ? kExitMismatch : kExitOk;
 }
 
-int run(GraphsCli& cli) {
-  if (!cli.replay.empty()) return replay(cli);
-  graph::GraphsOptions& o = cli.options;
-  o.backends = cli.backends;
-  if (o.seed == 0) o.seed = std::random_device{}() * 0x100000001ULL + 1;
-  std::cout << "graphs: seed " << o.seed << "\n";
-  const graph::GraphsSummary s = graph::run_graphs(registry(), o);
-  const nlohmann::json report = graph::graphs_report(s);
+// Prints the summary; true when a selected backend compared no model.
+bool print_summary(const graph::GraphsSummary& s, const nlohmann::json& report) {
   std::cout << "graphs: " << s.graphs << " in " << report["seconds"].get<double>() << " s ("
             << report["graphs_per_second"].get<double>() << "/s), "
             << report["nodes_per_graph"].get<double>() << " nodes per graph, valid share "
             << report["valid_share"].get<double>() << ", " << s.op_counts.size() << " operators and "
             << s.pairs.size() << " producer->consumer pairs covered\n";
-  // A selected backend that compared no model fails the run, as in the campaign.
   bool nothing_compared = false;
   for (const std::string& b : s.backends) {
     const int64_t n = s.compared.count(b) ? s.compared.at(b) : 0;
@@ -77,14 +55,42 @@ int run(GraphsCli& cli) {
     nothing_compared = nothing_compared || n == 0;
   }
   for (const graph::GraphFinding& f : s.findings) {
-    std::cout << "FINDING " << f.signature << " (" << f.count << " graphs): " << f.what << "\n";
-    if (!f.repro.empty()) std::cout << "__REPRO: cvmcheck graphs --replay " << f.repro << " --backends " << f.backend << "\n";
+    std::cout << (f.expected_by.empty() ? "FINDING " : "expected ") << f.signature
+              << (f.graph_level ? " (graph-level, " : " (") << f.count << " graphs): " << f.what << "\n";
+    if (!f.expected_by.empty()) std::cout << "  known: " << f.expected_by << "\n";
+    if (!f.repro.empty()) {
+      std::cout << "__REPRO: " << graph::graph_replay_line(f.repro, f.backend) << "  (" << f.nodes_drawn
+                << " -> " << f.nodes_saved << " operator nodes)\n";
+    }
   }
+  return nothing_compared;
+}
+
+int run(GraphsCli& cli) {
+  if (!cli.replay.empty()) return replay(cli);
+  graph::GraphsOptions& o = cli.options;
+  o.backends = cli.backends;
+  o.expectations = expectations(cli.xfail);
+  if (o.seed == 0) o.seed = std::random_device{}() * 0x100000001ULL + 1;
+  std::cout << "graphs: seed " << o.seed << "\n";
+  const std::string started = utc_now();
+  const graph::GraphsSummary s = graph::run_graphs(registry(), o);
+  const nlohmann::json report = graph::graphs_report(s);
+  // A selected backend that compared no model fails the run, as in the campaign.
+  const bool nothing_compared = print_summary(s, report);
   if (!o.report_dir.empty()) {
     std::filesystem::create_directories(o.report_dir);
     std::ofstream(o.report_dir + "/graphs.json") << report.dump(2) << "\n";
   }
-  return s.findings.empty() && !nothing_compared ? kExitOk : kExitMismatch;
+  std::optional<StoreDelta> delta;
+  if (!cli.store.store.empty()) {
+    delta = record_in_store(graph::graphs_store_run(s, store_run_facts(cli.commit, started)),
+                            graph::graphs_store_findings(s), cli.store);
+  }
+  const int64_t unexplained = graph::unexplained_findings(s);
+  const int64_t explained = static_cast<int64_t>(s.findings.size()) - unexplained;
+  const bool fails = findings_fail(unexplained, explained, delta, cli.store.fail_on);
+  return fails || nothing_compared ? kExitMismatch : kExitOk;
 }
 
 }  // namespace
@@ -98,7 +104,13 @@ Action add_graphs_command(CLI::App& app) {
   sub->add_option("--backends", cli->backends, "Backends to diff against the reference")->delimiter(',');
   sub->add_option("--seed", cli->options.seed, "Seed (default: random, printed; the same seed replays)");
   sub->add_option("--report", cli->options.report_dir, "Write graphs.json and the repro folders here");
-  sub->add_option("--replay", cli->replay, "Run one saved graph folder instead");
+  sub->add_option("--shrink-tries", cli->options.shrink_tries,
+                  "Candidate models tried to shrink each saved repro (default 200; 0: as drawn)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--replay", cli->replay, "Run one saved graph folder instead (as `cvmcheck run DIR`)");
+  add_xfail_options(sub, cli->xfail);
+  add_store_options(sub, cli->store);
+  add_commit_option(sub, cli->commit);
   return [cli] {
     try {
       return run(*cli);
