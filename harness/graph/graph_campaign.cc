@@ -8,6 +8,7 @@
 #include "cvmcheck/errors.h"
 #include "harness/graph/graph_diff.h"
 #include "harness/graph/graph_gen.h"
+#include "harness/graph/graph_pairs.h"
 #include "harness/graph/graph_repro.h"
 #include "harness/graph/graph_rng.h"
 #include "harness/graph/graph_run.h"
@@ -33,7 +34,11 @@ void count_coverage(const GeneratedModel& m, GraphsSummary& s) {
     ++s.op_counts[op];
     for (const EntryRef& e : n.inputs) {
       const Node& from = g.nodes[e.node];
-      if (!from.is_variable()) s.pairs.emplace(from.operator_name(), op);
+      if (from.is_variable()) continue;
+      s.pairs.emplace(from.operator_name(), op);
+      if (s.chainable.count({from.operator_name(), op}) != 0) {
+        s.chained.emplace(from.operator_name(), op);
+      }
     }
   }
 }
@@ -112,6 +117,8 @@ GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
     for (auto it = gen.ops.begin(); it != gen.ops.end();) it = backend->implements(*it) ? std::next(it) : gen.ops.erase(it);
   }
   if (gen.ops.empty()) fail_logic("the selected backends implement none of the generator's operators");
+  s.ops = gen.ops;
+  s.chainable = chainable_pairs(registry, gen.ops);
   const Clock::time_point start = Clock::now();
   int saved = 0;
   for (int64_t k = 0; o.max_graphs < 0 || k < o.max_graphs; ++k) {
@@ -171,6 +178,18 @@ nlohmann::json graphs_report(const GraphsSummary& s) {
   nlohmann::json pairs = nlohmann::json::array();
   for (const auto& [from, to] : s.pairs) pairs.push_back(from + "->" + to);
   j["pairs_covered"] = {{"count", s.pairs.size()}, {"pairs", pairs}};
+  nlohmann::json missing = nlohmann::json::array();
+  for (const auto& [from, to] : s.chainable) {
+    if (s.chained.count({from, to}) == 0) missing.push_back(from + "->" + to);
+  }
+  j["pairs_chainable"] = {
+      {"count", s.chainable.size()},
+      {"covered", s.chained.size()},
+      {"share", s.chainable.empty() ? 0.0
+                                    : static_cast<double>(s.chained.size()) /
+                                          static_cast<double>(s.chainable.size())},
+      {"missing", missing}};
+  j["operators_drawn_from"] = s.ops;
   nlohmann::json findings = nlohmann::json::array();
   for (const GraphFinding& f : s.findings) {
     findings.push_back({{"signature", f.signature}, {"backend", f.backend}, {"op", f.op},

@@ -61,6 +61,10 @@ struct GraphsSummary {
   std::map<std::string, std::string> skip_reasons;    // per backend, the first one
   std::map<std::string, int64_t> op_counts;          // operator nodes in valid graphs
   std::set<std::pair<std::string, std::string>> pairs;  // producer -> consumer, valid graphs
+  // The coverage's denominator: the operators drawn from, the pairs of them that can chain
+  // (graph_pairs.h), and those of them covered (an input of the consumer the producer's).
+  std::set<std::string> ops;
+  std::set<std::pair<std::string, std::string>> chainable, chained;
   // Why the reference refused the invalid models: per blamed operator, the count and the first
   // message (a generator that drafts what the production inference accepts and the reference
   // refuses shows here).

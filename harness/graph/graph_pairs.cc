@@ -69,7 +69,11 @@ bool takes(const Registry& registry, Rng& rng, const OpDrafter& consumer,
   if (x.precision > consumer.max_precision) return false;
   for (int t = 0; t < 4; ++t) {
     const std::optional<Draft> d = consumer.draft(rng, primary, live);
-    if (d && outputs_of(registry, *d, live)) return true;
+    if (!d) continue;
+    // The entry must be one of the consumer's inputs (where takes it as its x, not its first).
+    bool uses = false;
+    for (const DraftInput& i : d->inputs) uses = uses || i.live == primary;
+    if (uses && outputs_of(registry, *d, live)) return true;
   }
   return false;
 }

@@ -1,6 +1,6 @@
 // The producer -> consumer operator pairs that can chain: those where the consumer can take the
-// producer's output directly (as its first input, within the rank and precision it takes, its
-// other inputs and attributes drawn by its drafter, accepted by the production inference and the
+// producer's output directly (as the input its drafter builds on, within the rank and precision
+// it takes, its other inputs and attributes drawn by the drafter, accepted by the production inference and the
 // generator's size bound). The denominator of a graph run's pair coverage (docs/graphs.md): a
 // pair is counted as chainable once some small model data -> producer -> consumer is built, so
 // the set is constructive, made by the same drafters and inference as the generator's models,

@@ -44,8 +44,10 @@ bool print_summary(const graph::GraphsSummary& s, const nlohmann::json& report) 
   std::cout << "graphs: " << s.graphs << " in " << report["seconds"].get<double>() << " s ("
             << report["graphs_per_second"].get<double>() << "/s), "
             << report["nodes_per_graph"].get<double>() << " nodes per graph, valid share "
-            << report["valid_share"].get<double>() << ", " << s.op_counts.size() << " operators and "
-            << s.pairs.size() << " producer->consumer pairs covered\n";
+            << report["valid_share"].get<double>() << ", " << s.op_counts.size() << " of "
+            << s.ops.size() << " operators and " << s.chained.size() << " of "
+            << s.chainable.size() << " chainable producer->consumer pairs covered ("
+            << s.pairs.size() << " pairs through any input)\n";
   bool nothing_compared = false;
   for (const std::string& b : s.backends) {
     const int64_t n = s.compared.count(b) ? s.compared.at(b) : 0;
