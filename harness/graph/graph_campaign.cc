@@ -1,5 +1,6 @@
 #include "harness/graph/graph_campaign.h"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <filesystem>
@@ -64,9 +65,16 @@ void save_repro(const Registry& registry, const GraphsOptions& o, const Generate
   ++saved;
 }
 
-void record(const Registry& registry, const GraphsOptions& o, const GeneratedModel& m,
+// A model and its index in the run.
+struct ModelAt {
+  const GeneratedModel& model;
+  int64_t index = 0;
+};
+
+void record(const Registry& registry, const GraphsOptions& o, const ModelAt& at,
             const std::string& backend, const GraphRun& expected, const GraphRun& actual,
             const GraphDifference& d, GraphsSummary& s, int& saved) {
+  const GeneratedModel& m = at.model;
   const GraphSignature sig = classify_difference(registry, m.graph, expected, actual, backend, d, o.expectations);
   // Explained and unexplained models of one signature are two findings, as in the campaign, so
   // an unexplained one never hides behind an explained one.
@@ -85,6 +93,7 @@ void record(const Registry& registry, const GraphsOptions& o, const GeneratedMod
   f.what = d.what;
   f.node = d.node;
   f.graph_seed = m.seed;
+  f.first_model = at.index;
   f.count = 1;
   f.expected_by = sig.expected_by;
   f.nodes_drawn = op_node_count(m.graph);
@@ -121,7 +130,8 @@ GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
   s.chainable = chainable_pairs(registry, gen.ops);
   const Clock::time_point start = Clock::now();
   int saved = 0;
-  for (int64_t k = 0; o.max_graphs < 0 || k < o.max_graphs; ++k) {
+  const int64_t step = std::max(1, o.job_count);
+  for (int64_t k = o.job_index; o.max_graphs < 0 || k < o.max_graphs; k += step) {
     if (std::chrono::duration<double>(Clock::now() - start).count() >= o.seconds) break;
     const GeneratedModel m = generate_model(registry, case_seed(o.seed, static_cast<uint64_t>(k)), gen);
     const GraphRun expected = run_graph(registry, kReferenceBackend, m.graph, m.inputs);
@@ -148,7 +158,9 @@ GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
         continue;
       }
       ++s.compared[b];
-      if (const auto d = diff_runs(m.graph, expected, actual)) record(registry, o, m, b, expected, actual, *d, s, saved);
+      if (const auto d = diff_runs(m.graph, expected, actual)) {
+        record(registry, o, ModelAt{m, k}, b, expected, actual, *d, s, saved);
+      }
     }
   }
   s.seconds = std::chrono::duration<double>(Clock::now() - start).count();

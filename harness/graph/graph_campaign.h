@@ -30,6 +30,9 @@ struct GraphsOptions {
   // Known differences (--xfail, --xfail-for): a finding they explain does not fail the run.
   ExpectationSet expectations;
   int shrink_tries = 200;  // per saved repro: candidate models tried (graph_shrink.h)
+  // Job `job_index` of `job_count` (--jobs, graph_jobs.h): it makes models job_index,
+  // job_index + job_count, ...; max_graphs bounds the models of all jobs together.
+  int job_index = 0, job_count = 1;
 };
 
 struct GraphFinding {
@@ -47,6 +50,7 @@ struct GraphFinding {
   std::string repro;  // its folder, when saved
   std::string expected_by;  // a known difference: "FILE:LINE: reason"
   int nodes_drawn = 0, nodes_saved = 0;  // operator nodes of the first model and of its repro
+  int64_t first_model = 0;  // the first model's index in the run (a merge of jobs keeps it)
 };
 
 struct GraphsSummary {

@@ -14,6 +14,7 @@
 
 #include "registry/registry.h"
 #include "commands.h"
+#include "jobs_option.h"
 #include "exec_options.h"
 #include "store_options.h"
 #include "store_session.h"
@@ -169,17 +170,6 @@ bool parse_shard(const std::string& text, CampaignOptions& options) {
   return true;
 }
 
-// The number of jobs: the request (0: one per core), or 1 where a selected backend cannot fork.
-int job_count(int requested, const std::vector<std::string>& backends) {
-  const int jobs = requested > 0 ? requested : default_jobs();
-  const std::string why =
-      one_process_reason(registry(), backends.empty() ? other_backends(registry()) : backends);
-  if (jobs > 1 && !why.empty()) {
-    std::cerr << "cvmcheck campaign: one job, not " << jobs << ": " << why << "\n";
-    return 1;
-  }
-  return jobs;
-}
 
 // The live progress line: in place on a terminal, else a line every 5 s or a sixth of the time
 // box, whichever is longer, so that a log of a long night stays about as short as a 30-s run's.
@@ -360,7 +350,8 @@ Action add_campaign_command(CLI::App& app) {
       for (const std::string& name : defined_backend_names(exec)) options.backends.push_back(name);
       options.default_backends = true;
     }
-    const int jobs = job_count(o->jobs, options.backends);
+    const int jobs = jobs_for("campaign", o->jobs,
+                              options.backends.empty() ? other_backends(registry()) : options.backends);
     // Each job starts its own external workers (a worker's pipes belong to one process), and
     // runs the optimized kernels on one thread: the jobs already use every core, and OpenMP teams
     // in each job would only contend for them.

@@ -8,6 +8,7 @@
 
 #include "registry/registry.h"
 #include "commands.h"
+#include "jobs_option.h"
 #include "cvmcheck/errors.h"
 #include "exec_options.h"
 #include "harness/jobs/forked_jobs.h"
@@ -85,16 +86,11 @@ int run_verify(const GoldenCli& o) {
   install_stop_handlers();
   const ExpectationSet xfail = expectations(o.xfail);
   const ExecSettings exec = exec_settings(o.exec);
-  int jobs = o.jobs > 0 ? o.jobs : default_jobs();
   std::vector<std::string> selected = o.backends;
   if (std::find(selected.begin(), selected.end(), "all") != selected.end()) {
     for (const Backend& b : registry().backends()) selected.push_back(b.name);
   }
-  const std::string why = one_process_reason(registry(), selected);
-  if (jobs > 1 && !why.empty()) {
-    std::cerr << "cvmcheck golden verify: one job, not " << jobs << ": " << why << "\n";
-    jobs = 1;
-  }
+  const int jobs = jobs_for("golden verify", o.jobs, selected);
   // With several jobs each job starts its own external workers (a worker's pipes belong to one
   // process); resolve_backend returns the name it is given, so the names are known here.
   const auto resolve = [&exec, jobs](const std::string& name) {

@@ -1,5 +1,5 @@
 // cvmcheck graphs [--seconds N] [--nodes N] [--backends a,b] [--seed S] [--report DIR]
-// [--store [FILE]] [--xfail FILE]: random models run on the reference and on each backend,
+// [--store [FILE]] [--xfail FILE] [--jobs N]: random models run on the reference and on each backend,
 // diffed entry by entry, each finding shrunk and saved as a graph folder (docs/graphs.md).
 // cvmcheck graphs --replay DIR [--backends a,b]: one saved model again, as `cvmcheck run DIR`.
 #include <filesystem>
@@ -12,9 +12,12 @@
 #include "harness/findings/run_status.h"
 #include "harness/graph/graph_campaign.h"
 #include "harness/graph/graph_folder.h"
+#include "harness/graph/graph_jobs.h"
+#include "jobs_option.h"
 #include "harness/graph/graph_replay.h"
 #include "harness/graph/graph_repro.h"
 #include "harness/graph/graph_store.h"
+#include "optimized/kernels.h"
 #include "registry/registry.h"
 #include "store_options.h"
 
@@ -28,7 +31,9 @@ struct GraphsCli {
   XfailCli xfail;
   StoreCli store;
   std::string commit;
+  int jobs = 1;
 };
+
 
 int replay(const GraphsCli& cli) {
   const graph::ModelFiles m = graph::read_graph_folder(cli.replay);
@@ -76,7 +81,11 @@ int run(GraphsCli& cli) {
   if (o.seed == 0) o.seed = std::random_device{}() * 0x100000001ULL + 1;
   std::cout << "graphs: seed " << o.seed << "\n";
   const std::string started = utc_now();
-  const graph::GraphsSummary s = graph::run_graphs(registry(), o);
+  const int jobs =
+      jobs_for("graphs", cli.jobs, o.backends.empty() ? graph::graphs_default_backends(registry()) : o.backends);
+  // Each job runs the optimized kernels on one thread: the jobs already use every core.
+  const graph::GraphsSummary s =
+      graph::run_graphs_jobs(registry(), o, jobs, [] { opt::set_threads(1); });
   const nlohmann::json report = graph::graphs_report(s);
   // A selected backend that compared no model fails the run, as in the campaign.
   const bool nothing_compared = print_summary(s, report);
@@ -109,6 +118,10 @@ Action add_graphs_command(CLI::App& app) {
   sub->add_option("--shrink-tries", cli->options.shrink_tries,
                   "Candidate models tried to shrink each saved repro (default 200; 0: as drawn)")
       ->check(CLI::NonNegativeNumber);
+  sub->add_option("--jobs", cli->jobs,
+                  "Processes sharing the models (default 1; 0: one per core), model k in job "
+                  "k mod N: the same seed checks the same models with any number of jobs")
+      ->check(CLI::Range(0, 1024));
   sub->add_option("--replay", cli->replay, "Run one saved graph folder instead (as `cvmcheck run DIR`)");
   add_xfail_options(sub, cli->xfail);
   add_store_options(sub, cli->store);

@@ -10,6 +10,7 @@
 
 #include "registry/registry.h"
 #include "commands.h"
+#include "jobs_option.h"
 #include "exec_options.h"
 #include "harness/jobs/forked_jobs.h"
 #include "harness/jobs/stop_signal.h"
@@ -103,16 +104,11 @@ Action add_mrt_command(CLI::App& app) {
     }
     const mrt::PlantedBug bug = planted_named(o->planted);
     const ExecSettings exec = exec_settings(o->exec);
-    int jobs = o->jobs > 0 ? o->jobs : default_jobs();
     std::vector<std::string> selected;
     for (const Backend* b : mrt::selected_backends(registry(), o->backend)) {
       selected.push_back(b->name);
     }
-    const std::string why = one_process_reason(registry(), selected);
-    if (jobs > 1 && !why.empty()) {
-      std::cerr << "cvmcheck mrt: one job, not " << jobs << ": " << why << "\n";
-      jobs = 1;
-    }
+    const int jobs = jobs_for("mrt", o->jobs, selected);
     // With several jobs each job starts its own external worker (a worker's pipes belong to one
     // process) and runs the optimized kernels on one thread (the jobs already use every core).
     if (o->backend != "all" && jobs == 1) resolve_backend(registry(), o->backend, exec);
