@@ -1,8 +1,8 @@
 // Whole models through the worker protocol (graph_worker_run.h, graph_wire.h, graph_serve.h): a
 // worker with kFlagGraphs gets each model as one graph request and its model reply becomes a run
 // that agrees with the reference, packed output included; a worker without the flag still runs
-// models node by node; a reply that cannot be the graph's and a worker past its timeout are
-// failures of the model; `cvmcheck graphs` through `cvmcheck worker` exits 0, and against the
+// models node by node; a reply that cannot be the graph's, a crash, a hang and a malformed frame
+// are failures of the model; `cvmcheck graphs` through `cvmcheck worker` exits 0, and against the
 // planted wrong-storage worker finds the graph-level bug within a bounded number of models.
 #include <gtest/gtest.h>
 
@@ -115,20 +115,34 @@ TEST(GraphWorker, AReplyThatCannotBeTheGraphsIsAProtocolError) {
   EXPECT_EQ(run_from_model_reply(m.g, 5, reply).node, 4);
 }
 
-TEST(GraphWorker, AModelPastTheTimeoutIsAHangAndTheWorkerRestarts) {
+// A worker that says hello with kFlagGraphs (payload: 'H', version 1, an empty name, flags 8,
+// no operators), then does what `then` says, in sh.
+WorkerOptions fake_graph_worker(const std::string& then) {
   WorkerOptions options;
-  options.command = std::string(CVMCHECK_BINARY) + " worker --backend reference";
-  WorkerClient worker(options);
-  ASSERT_TRUE(worker.runs_models());
+  options.command = "sh -c \"printf '\\021\\0\\0\\0H\\1\\0\\0\\0\\0\\0\\0\\0\\10\\0\\0\\0\\0\\0\\0\\0'; " +
+                    then + "\"";
+  options.call_timeout_s = 0.5;
+  return options;
+}
+
+// The worker's failures during a model, each a failure of its own kind, and a difference of it.
+TEST(GraphWorker, ACrashAHangOrAMalformedReplyIsTheModelsFailure) {
   const Model m = conv_model();
-  const GraphRun ok = run_graph_on_worker(worker, registry(), "reference", m.g, m.inputs);
-  EXPECT_EQ(ok.kind, OutcomeKind::kOk) << ok.message;
-  WorkerOptions impatient = options;
-  impatient.call_timeout_s = 1e-9;  // no worker answers within a nanosecond
-  WorkerClient hurried(impatient);
-  const GraphRun hung = run_graph_on_worker(hurried, registry(), "reference", m.g, m.inputs);
-  EXPECT_EQ(hung.failure, "hang") << hung.message;
-  EXPECT_EQ(diff_runs(m.g, ok, hung)->kind, "hang");
+  const GraphRun expected = run_graph(registry(), "reference", m.g, m.inputs);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"exec sleep 60", "hang"},                   // never answers
+      {"head -c 30 >/dev/null; exit 3", "crash"},  // reads into the model, ends unanswered
+      {"printf '\\1\\0\\0\\0R'; exec sleep 60", "protocol_error"}};  // a call's reply
+  for (const auto& [then, kind] : cases) {
+    WorkerClient worker(fake_graph_worker(then));
+    ASSERT_TRUE(worker.runs_models()) << then;
+    const GraphRun run = run_graph_on_worker(worker, registry(), "reference", m.g, m.inputs);
+    EXPECT_EQ(run.failure, kind) << then << ": " << run.message;
+    EXPECT_EQ(run.kind, OutcomeKind::kRuntimeError) << then;
+    const auto d = diff_runs(m.g, expected, run);
+    ASSERT_TRUE(d) << then;
+    EXPECT_EQ(d->kind, kind) << then;
+  }
 }
 
 class GraphWorkerCli : public testing::TempDirTest {
