@@ -32,6 +32,7 @@ struct GraphsCli {
   StoreCli store;
   std::string commit;
   int jobs = 1;
+  ExecCli exec;  // exec:COMMAND backends: a worker with kFlagGraphs runs whole models
 };
 
 
@@ -74,7 +75,11 @@ bool print_summary(const graph::GraphsSummary& s, const nlohmann::json& report) 
 }
 
 int run(GraphsCli& cli) {
-  if (!cli.replay.empty()) return replay(cli);
+  const ExecSettings exec = exec_settings(cli.exec);
+  if (!cli.replay.empty()) {
+    cli.backends = resolve_backends(registry(), cli.backends, exec);
+    return replay(cli);
+  }
   graph::GraphsOptions& o = cli.options;
   o.backends = cli.backends;
   o.expectations = expectations(cli.xfail);
@@ -83,9 +88,14 @@ int run(GraphsCli& cli) {
   const std::string started = utc_now();
   const int jobs =
       jobs_for("graphs", cli.jobs, o.backends.empty() ? graph::graphs_default_backends(registry()) : o.backends);
-  // Each job runs the optimized kernels on one thread: the jobs already use every core.
-  const graph::GraphsSummary s =
-      graph::run_graphs_jobs(registry(), o, jobs, [] { opt::set_threads(1); });
+  // Each job starts its own external workers (a worker's pipes belong to one process; the names
+  // resolve_backends returns are those it is given) and runs the optimized kernels on one thread:
+  // the jobs already use every core.
+  if (jobs == 1) o.backends = resolve_backends(registry(), o.backends, exec);
+  const graph::GraphsSummary s = graph::run_graphs_jobs(registry(), o, jobs, [&o, &exec] {
+    opt::set_threads(1);
+    resolve_backends(registry(), o.backends, exec);
+  });
   const nlohmann::json report = graph::graphs_report(s);
   // A selected backend that compared no model fails the run, as in the campaign.
   const bool nothing_compared = print_summary(s, report);
@@ -124,6 +134,7 @@ Action add_graphs_command(CLI::App& app) {
       ->check(CLI::Range(0, 1024));
   sub->add_option("--replay", cli->replay, "Run one saved graph folder instead (as `cvmcheck run DIR`)");
   add_xfail_options(sub, cli->xfail);
+  add_exec_options(sub, cli->exec);
   add_store_options(sub, cli->store);
   add_commit_option(sub, cli->commit);
   return [cli] {
