@@ -187,6 +187,15 @@ TEST_F(GraphWorkerCli, FindsThePlantedWrongStoragePlan) {
   const auto j = nlohmann::json::parse(testing::file_text(report() + "/graphs.json"));
   ASSERT_FALSE(j["findings"].empty());
   EXPECT_GT(j["findings"][0]["first_differing_node"].get<int>(), 0) << j["findings"].dump();
+  // Every node alone is right: every finding is graph-level, and the first one's repro is shrunk
+  // to at most 3 operator nodes (a producer, the node whose storage it overwrites, a reader).
+  for (const auto& f : j["findings"]) EXPECT_TRUE(f["graph_level"].get<bool>()) << f.dump();
+  const auto& first = j["findings"][0];
+  ASSERT_FALSE(first["repro"].get<std::string>().empty()) << first.dump();
+  EXPECT_LE(first["nodes_saved"].get<int>(), 3) << first.dump();
+  // Its folder replays the difference.
+  EXPECT_EQ(run("run " + first["repro"].get<std::string>() + " --backend '" + backend + "'"), 1)
+      << testing::file_text(out());
 }
 
 }  // namespace
