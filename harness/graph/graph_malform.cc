@@ -74,8 +74,9 @@ bool declared_shape(GeneratedModel& m, Rng& rng) {
   return true;
 }
 
-const std::vector<std::pair<std::string, Breaker>>& breakers() {
-  static const std::vector<std::pair<std::string, Breaker>> kBreakers = {
+// Node ids, operators, their attributes, the version.
+std::vector<std::pair<std::string, Breaker>> node_breakers() {
+  return {
       {"input_not_earlier", [](GeneratedModel& m, Rng& rng) {
          uint32_t n = 0;
          if (!pick_op(m.graph, rng, n) || m.graph.nodes[n].inputs.empty()) return false;
@@ -120,6 +121,12 @@ const std::vector<std::pair<std::string, Breaker>>& breakers() {
          m.graph.version = "cvm_1.2.0";
          return true;
        }},
+  };
+}
+
+// The per-entry lists (storage, shapes, precisions, dltype), node_row_ptr, arg_nodes, heads.
+std::vector<std::pair<std::string, Breaker>> entry_list_breakers() {
+  return {
       {"storage_count", [](GeneratedModel& m, Rng&) {
          m.graph.storage_id.pop_back();
          return true;
@@ -181,6 +188,12 @@ const std::vector<std::pair<std::string, Breaker>>& breakers() {
          m.graph.heads[0].index = 2;
          return true;
        }},
+  };
+}
+
+// Names and the inputs bound: data and parameters.
+std::vector<std::pair<std::string, Breaker>> input_breakers() {
+  return {
       {"name_duplicated", [](GeneratedModel& m, Rng& rng) {
          if (m.inputs.params.empty()) return false;
          const std::vector<uint32_t> args = m.graph.arg_nodes;
@@ -209,6 +222,16 @@ const std::vector<std::pair<std::string, Breaker>>& breakers() {
        }},
       {"param_out_of_range", param_out_of_range},
   };
+}
+
+const std::vector<std::pair<std::string, Breaker>>& breakers() {
+  static const std::vector<std::pair<std::string, Breaker>> kBreakers = [] {
+    std::vector<std::pair<std::string, Breaker>> all;
+    for (auto part : {node_breakers(), entry_list_breakers(), input_breakers()}) {
+      all.insert(all.end(), part.begin(), part.end());
+    }
+    return all;
+  }();
   return kBreakers;
 }
 
