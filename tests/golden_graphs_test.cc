@@ -6,9 +6,13 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
+#include "harness/golden/golden.h"
 #include "harness/golden/golden_graphs.h"
 #include "harness/graph/graph_gen.h"
 #include "registry/registry.h"
+#include "support/cli.h"
 #include "support/planted_registry.h"
 #include "support/temp_dir.h"
 
@@ -91,6 +95,29 @@ TEST_F(GoldenGraphsDir, DamagedFileIsCorrupt) {
   const GoldenGraphsResult r = verify_golden_graphs(registry(), (dir_ / "set").string(), "reference");
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.models[0].status, "corrupt") << r.models[0].detail;
+}
+
+// As a user runs it: exit 0 on the checked-in set; exit 1 naming the node when an expected value
+// differs (changed with its sha256, so that the file is not merely damaged).
+TEST_F(GoldenGraphsDir, CommandExitsOneNamingTheFirstDifferingNode) {
+  const testing::CliRun ok = testing::run_cli("golden verify " + kCheckedIn + " --backend optimized", true);
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  EXPECT_NE(ok.out.find("15 pass"), std::string::npos) << ok.out;
+  const fs::path set = dir_ / "set";
+  fs::copy(kCheckedIn, set, fs::copy_options::recursive);
+  const std::string model = "chain_conv_bias_requant_relu_pool";
+  const fs::path entry = set / model / "entry_6.npy";  // relu's output
+  std::string bytes = bytes_of(entry);
+  bytes[bytes.size() - 4] = static_cast<char>(bytes[bytes.size() - 4] + 1);
+  fs::permissions(entry, fs::perms::owner_write, fs::perm_options::add);
+  std::ofstream(entry, std::ios::binary) << bytes;
+  nlohmann::json manifest = nlohmann::json::parse(bytes_of(set / "MANIFEST.json"));
+  manifest["models"][0]["files"]["entry_6.npy"] = sha256_hex(bytes);
+  fs::permissions(set / "MANIFEST.json", fs::perms::owner_write, fs::perm_options::add);
+  std::ofstream(set / "MANIFEST.json") << manifest.dump(1);
+  const testing::CliRun bad = testing::run_cli("golden verify " + set.string() + " --backend optimized", true);
+  EXPECT_EQ(bad.status, 1) << bad.out;
+  EXPECT_NE(bad.out.find("fail  " + model + ": first differing node: node 6 (relu_0)"), std::string::npos) << bad.out;
 }
 
 }  // namespace
