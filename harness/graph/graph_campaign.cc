@@ -103,7 +103,7 @@ GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
     s.refused += m.refused;
     s.redrawn_constant += m.redrawn;
     ++s.storage_plans[storage_plan_name(m.storage)];
-    check_malformed(registry, m, k, s.malformed);
+    check_malformed(registry, m, k, s.backends, s.malformed);
     s.op_nodes += static_cast<int64_t>(m.graph.nodes.size() - m.inputs.params.size()) - 1;
     if (expected.kind == OutcomeKind::kOk) {
       ++s.valid;

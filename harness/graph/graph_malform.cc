@@ -268,7 +268,8 @@ std::string malform_model(GeneratedModel& m, uint64_t seed) {
   return "version_unknown";
 }
 
-void check_malformed(const Registry& registry, const GeneratedModel& m, int64_t k, MalformedCounts& counts) {
+void check_malformed(const Registry& registry, const GeneratedModel& m, int64_t k,
+                     const std::vector<std::string>& backends, MalformedCounts& counts) {
   if (k % kMalformedEvery != kMalformedEvery - 1) return;
   GeneratedModel bad = m;
   const std::string kind = malform_model(bad, Rng(m.seed ^ 0x3A1F0B6D2C9E4857ull).next());
@@ -280,10 +281,23 @@ void check_malformed(const Registry& registry, const GeneratedModel& m, int64_t 
   } else if (counts.not_refused.size() < 10) {
     counts.not_refused.push_back(concat(kind, " seed ", seed_hex(m.seed), ": ", outcome_name(r.kind), " ", r.message));
   }
+  for (const std::string& backend : backends) {
+    const GraphRun a = run_graph(registry, backend, bad.graph, bad.inputs);
+    if (a.skipped || a.kind == r.kind) continue;
+    if (counts.disagreements[backend]++ == 0) {
+      counts.first_disagreement[backend] = concat(kind, " seed ", seed_hex(m.seed), ": ", outcome_name(a.kind), " ",
+                                                  a.message, " vs ", outcome_name(r.kind), " on the reference");
+    }
+  }
 }
 
 nlohmann::json malformed_report(const MalformedCounts& c) {
-  return {{"drawn", c.drawn}, {"refused", c.refused}, {"by_kind", c.by_kind}, {"not_refused", c.not_refused}};
+  return {{"drawn", c.drawn},
+          {"refused", c.refused},
+          {"by_kind", c.by_kind},
+          {"not_refused", c.not_refused},
+          {"disagreements", c.disagreements},
+          {"first_disagreement", c.first_disagreement}};
 }
 
 }  // namespace cvm::graph

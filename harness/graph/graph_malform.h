@@ -35,10 +35,16 @@ struct MalformedCounts {
   int64_t drawn = 0, refused = 0;  // refused: a logic_error on the reference
   std::map<std::string, int64_t> by_kind;
   std::vector<std::string> not_refused;  // "<kind> seed <hex>: <outcome>", the first 10
+  // Per backend: the malformed models it ran to another outcome class than the reference's,
+  // and the first one ("<kind> seed <hex>: <outcome> vs <outcome> on the reference").
+  std::map<std::string, int64_t> disagreements;
+  std::map<std::string, std::string> first_disagreement;
 };
 
-// Model k's malformed copy, when k is one of those, run on the reference and counted.
-void check_malformed(const Registry& registry, const GeneratedModel& m, int64_t k, MalformedCounts& counts);
+// Model k's malformed copy, when k is one of those, run on the reference and on each of
+// `backends` (one that skips the model is not counted) and counted.
+void check_malformed(const Registry& registry, const GeneratedModel& m, int64_t k,
+                     const std::vector<std::string>& backends, MalformedCounts& counts);
 
 nlohmann::json malformed_report(const MalformedCounts& counts);
 

@@ -43,6 +43,7 @@ TEST(GraphMalform, CampaignCountsItsMalformedModels) {
   const GraphsSummary s = run_graphs(registry(), o);
   EXPECT_EQ(s.malformed.drawn, 40 / kMalformedEvery);
   EXPECT_EQ(s.malformed.refused, s.malformed.drawn);
+  EXPECT_TRUE(s.malformed.disagreements.empty()) << graphs_report(s)["malformed"].dump();
   EXPECT_TRUE(s.findings.empty());
   const nlohmann::json j = graphs_report(s);
   EXPECT_EQ(j["malformed"]["drawn"], s.malformed.drawn);
