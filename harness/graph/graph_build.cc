@@ -53,11 +53,12 @@ uint32_t GraphBuilder::add_op(const std::string& op, const std::string& attrs_js
   return static_cast<uint32_t>(g_.nodes.size() - 1);
 }
 
-Graph GraphBuilder::finish(const std::vector<EntryRef>& heads) const {
+Graph GraphBuilder::finish(const std::vector<EntryRef>& heads, StoragePlan plan) const {
   Graph g = g_;
   g.heads = heads;
   g.node_row_ptr = row_ptr_of(g);
   g.arg_nodes = arg_nodes_of(g);
+  plan_storage(g, plan);
   return g;
 }
 

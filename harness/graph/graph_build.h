@@ -1,13 +1,14 @@
 // Builds a well-formed graph node by node, as the original's compiler lays one out: variables
 // named `data` and `param_<k>`, operator nodes named `<op>_<k>` with func_name, num_inputs,
-// num_outputs and flatten_data, arg_nodes and node_row_ptr from the nodes, one storage per entry,
-// dltype int32 everywhere.
+// num_outputs and flatten_data, arg_nodes and node_row_ptr from the nodes, dltype int32
+// everywhere, and the storage plan asked for (graph_storage.h; one storage per entry by default).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "harness/graph/graph.h"
+#include "harness/graph/graph_storage.h"
 
 namespace cvm::graph {
 
@@ -24,8 +25,8 @@ class GraphBuilder {
                   const std::vector<int>& output_precisions);
 
   const Graph& graph() const { return g_; }
-  // The graph with these heads (node_row_ptr and arg_nodes filled).
-  Graph finish(const std::vector<EntryRef>& heads) const;
+  // The graph with these heads (node_row_ptr and arg_nodes filled, storage planned).
+  Graph finish(const std::vector<EntryRef>& heads, StoragePlan plan = StoragePlan::kOnePerEntry) const;
 
  private:
   Graph g_;

@@ -138,6 +138,9 @@ GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
     ++s.graphs;
     s.drafts += m.drafts;
     s.refused += m.refused;
+    s.redrawn_constant += m.redrawn;
+    ++s.storage_plans[storage_plan_name(m.storage)];
+    check_malformed(registry, m, k, s.backends, s.malformed);
     s.op_nodes += static_cast<int64_t>(m.graph.nodes.size() - m.inputs.params.size()) - 1;
     if (expected.kind == OutcomeKind::kOk) {
       ++s.valid;
@@ -182,6 +185,9 @@ nlohmann::json graphs_report(const GraphsSummary& s) {
   j["nodes_per_graph"] = s.graphs > 0 ? static_cast<double>(s.op_nodes) / static_cast<double>(s.graphs) : 0.0;
   j["valid_share"] = s.graphs > 0 ? static_cast<double>(s.valid) / static_cast<double>(s.graphs) : 0.0;
   j["insertions"] = {{"drafted", s.drafts}, {"refused_by_inference", s.refused}};
+  j["redrawn_constant"] = s.redrawn_constant;
+  j["storage_plans"] = s.storage_plans;
+  j["malformed"] = malformed_report(s.malformed);
   j["backends"] = s.backends;
   j["compared"] = s.compared;
   j["skipped"] = s.skipped;

@@ -16,6 +16,7 @@
 
 #include "cvmcheck/registry.h"
 #include "harness/findings/expectations.h"
+#include "harness/graph/graph_malform.h"
 
 namespace cvm::graph {
 
@@ -59,6 +60,9 @@ struct GraphsSummary {
   int64_t valid = 0;  // graphs the reference ran to the end
   int64_t op_nodes = 0;
   int64_t drafts = 0, refused = 0;
+  int64_t redrawn_constant = 0;                    // models drawn again: outputs all constant
+  std::map<std::string, int64_t> storage_plans;    // models per storage plan drawn
+  MalformedCounts malformed;                       // the malformed-model mode (graph_malform.h)
   double seconds = 0;
   std::vector<std::string> backends;
   std::map<std::string, int64_t> compared, skipped;  // per backend, graphs

@@ -8,12 +8,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "cvmcheck/registry.h"
 #include "harness/graph/graph.h"
 #include "harness/graph/graph_load.h"
+#include "harness/graph/graph_storage.h"
 
 namespace cvm::graph {
 
@@ -21,7 +23,17 @@ struct GenOptions {
   int nodes = 10;                // operator nodes to insert (1 to about 30)
   std::set<std::string> ops;     // the operators allowed; empty: every one the generator knows
   int64_t max_elements = 4096;   // per entry: keeps a model cheap to run
+  // The storage plan; nullopt: drawn per model (a third each), from a stream of its own so that
+  // the plan drawn changes nothing else of the model.
+  std::optional<StoragePlan> storage;
+  // The post-processing (Graph::postprocess) is drawn from the same stream as the plan, after it:
+  // none, argmax, or detection where the heads can be packed row by row.
+  // A model whose every head is constant (all its values equal, on the reference) is drawn again
+  // from a derived seed, at most kMaxConstantRedraws times.
+  bool redraw_constant = true;
 };
+
+inline constexpr int kMaxConstantRedraws = 4;
 
 struct GeneratedModel {
   Graph graph;
@@ -29,9 +41,15 @@ struct GeneratedModel {
   uint64_t seed = 0;
   int drafts = 0;   // insertions tried
   int refused = 0;  // of them, refused by the production inference or the size bound
+  StoragePlan storage = StoragePlan::kOnePerEntry;
+  int redrawn = 0;  // models drawn again because their outputs were all constant
 };
 
 GeneratedModel generate_model(const Registry& registry, uint64_t seed, const GenOptions& options);
+
+// Every head of the reference's run of `m` holds at least two values, all equal (a head of one
+// value says nothing); false when the reference refuses the model.
+bool outputs_constant(const Registry& registry, const GeneratedModel& m);
 
 // The operators the generator can insert.
 std::set<std::string> generator_ops();

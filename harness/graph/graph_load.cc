@@ -4,6 +4,7 @@
 #include <set>
 
 #include "cvmcheck/precision.h"
+#include "harness/graph/graph_storage.h"
 
 namespace cvm::graph {
 namespace {
@@ -11,16 +12,6 @@ namespace {
 template <typename... Parts>
 [[noreturn]] void refuse(int node, const Parts&... parts) {
   throw LoadError(concat(parts...), node);
-}
-
-// The operators whose output may share its input's storage (the loader's list; "nagetive" is
-// its spelling, so negative is not among them).
-bool may_share_storage(const std::string& op) {
-  static const std::set<std::string> kInPlace = {
-      "flatten", "relu", "expand_dims", "reshape", "squeeze", "abs", "cvm_precision",
-      "elemwise_add", "elemwise_sub", "nagetive", "clip", "cvm_clip", "cvm_right_shift",
-      "cvm_left_shift"};
-  return kInPlace.count(op) != 0;
 }
 
 void check_names(const Graph& g) {
@@ -62,7 +53,7 @@ void check_storage(const Graph& g, const LoadedGraph& l) {
     if (sid < 0) refuse(-1, "storage id ", sid, " below 0");
   }
   for (const LoadedOp& op : l.ops) {
-    if (may_share_storage(op.op)) continue;
+    if (loader_allows_in_place(op.op)) continue;
     for (uint32_t j = 0; j < op.outputs; ++j) {
       for (uint32_t in : op.inputs) {
         if (g.storage_id[op.first_output + j] == g.storage_id[in]) {

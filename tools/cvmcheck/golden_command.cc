@@ -15,6 +15,7 @@
 #include "harness/jobs/stop_signal.h"
 #include "harness/golden/golden.h"
 #include "harness/golden/golden_exit.h"
+#include "harness/golden/golden_graphs.h"
 #include "harness/golden/golden_jobs.h"
 #include "harness/golden/golden_store.h"
 #include "optimized/kernels.h"
@@ -26,6 +27,7 @@ namespace {
 // The command line's settings, as parsed.
 struct GoldenCli {
   GoldenOptions generate;
+  bool graphs = false;  // generate the golden graph set instead
   std::string dir = "golden";
   std::vector<std::string> backends{"reference"};
   std::string json;
@@ -81,8 +83,30 @@ int report_verify(const GoldenCli& o, const std::vector<std::string>& backends,
   return golden_exit_status(results, delta, o.store.fail_on, stop_signal() != 0);
 }
 
+// golden verify of a golden graph set: every model on each backend ('all': every built-in
+// one), one process; exit 1 when a model differs or a file is damaged.
+int run_verify_graphs(const GoldenCli& o) {
+  const ExecSettings exec = exec_settings(o.exec);
+  std::vector<std::string> backends;
+  for (const std::string& name : o.backends) {
+    if (name != "all") {
+      backends.push_back(resolve_backend(registry(), name, exec));
+      continue;
+    }
+    for (const Backend& b : registry().backends()) backends.push_back(b.name);
+  }
+  bool ok = true;
+  for (const std::string& backend : backends) {
+    const GoldenGraphsResult result = verify_golden_graphs(registry(), o.dir, backend);
+    std::cout << golden_graphs_table(result, backend);
+    ok = ok && result.ok();
+  }
+  return ok ? kExitOk : kExitMismatch;
+}
+
 // golden verify: every case on each backend, its table, and the JSON when asked.
 int run_verify(const GoldenCli& o) {
+  if (is_golden_graphs(o.dir)) return run_verify_graphs(o);
   install_stop_handlers();
   const ExpectationSet xfail = expectations(o.xfail);
   const ExecSettings exec = exec_settings(o.exec);
@@ -130,6 +154,20 @@ int run_verify(const GoldenCli& o) {
   return report_verify(o, backends, results, started, took.count());
 }
 
+// golden generate --graphs: the set, and what it holds.
+int generate_graphs(const std::string& out) {
+  GoldenGraphsOptions options;
+  if (out != GoldenOptions{}.out) options.out = out;
+  const GoldenGraphsSummary s = generate_golden_graphs(registry(), options);
+  std::cout << "wrote " << s.models << " models (" << s.files << " files, " << s.bytes << " bytes, "
+            << s.operators.size() << " operators) into " << options.out << "\n";
+  if (s.missing.empty()) return kExitOk;
+  std::cerr << "no model holds:";
+  for (const std::string& op : s.missing) std::cerr << " " << op;
+  std::cerr << "\n";
+  return kExitMismatch;
+}
+
 }  // namespace
 
 Action add_golden_command(CLI::App& app) {
@@ -144,6 +182,9 @@ Action add_golden_command(CLI::App& app) {
   gen->add_option("--per-rule", o->generate.per_rule,
                   "Generated calls per validity rule (default 1)")
       ->check(CLI::Range(1, 1000));
+  gen->add_flag("--graphs", o->graphs,
+                "Write the golden graph set instead: whole models with every entry's expected "
+                "value (default --out golden-graphs)");
   CLI::App* verify = sub->add_subcommand(
       "verify", "Replay every case on a backend; with --store, record the run and its failing "
                 "cases as findings (docs/nightly.md)");
@@ -165,6 +206,7 @@ Action add_golden_command(CLI::App& app) {
   add_store_options(verify, o->store, "failing case");
   add_commit_option(verify, o->commit);
   return [o, gen] {
+    if (gen->parsed() && o->graphs) return generate_graphs(o->generate.out);
     if (gen->parsed()) {
       const GoldenSummary s = generate_golden(registry(), o->generate);
       std::cout << "wrote " << s.cases << " cases (" << s.files << " files, " << s.bytes
