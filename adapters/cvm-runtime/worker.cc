@@ -38,6 +38,10 @@
 // context, and a context per call costs more than the call. Without a CUDA device every call is
 // a runtime_error reply that says so (gpu_device.h), before the runtime is touched.
 //
+// Whole models (the protocol's graph request, kFlagGraphs) are model_runner.h's: the C API's
+// CVMAPILoadModel/CVMAPIInference for the packed output, the runtime's CvmRuntime for every
+// entry; each model in a forked child as calls are.
+//
 // The original prints to stdout and stderr (LOG(ERROR) on every failed check, GetOps's cout), so
 // the protocol runs on a private duplicate of stdout and file descriptors 1 and 2 are pointed at
 // the log (/dev/null unless --log FILE).
@@ -54,6 +58,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -74,6 +79,7 @@
 #include "cvmcheck/op_list.h"
 #include "cvmcheck_worker.hpp"
 #include "gpu_device.h"
+#include "model_runner.h"
 
 namespace {
 
@@ -439,13 +445,13 @@ w::Reply call_here(const w::Call& call) {
 
 bool g_fork = true;
 
-// One call in a child process, so that each call is a fresh one-operator model, as a model file
-// run by its own process would be: memory the original corrupts in one call (it writes out of
-// bounds on some inputs, SEMANTICS section 6) cannot change the outcome of a later call. A child
-// killed by a signal takes the worker down with the same signal, so the harness sees the crash of
-// the original as it happened; a child left behind by a killed worker dies with it.
-w::Reply handle(const w::Call& call) {
-  if (!g_fork) return call_here(call);
+// `work` in a child process, its frame's payload returned: each call (and each model) runs as a
+// fresh model, as a model file run by its own process would be: memory the original corrupts in
+// one call (it writes out of bounds on some inputs, SEMANTICS section 6) cannot change the outcome
+// of a later call. A child killed by a signal takes the worker down with the same signal, so the
+// harness sees the crash of the original as it happened; a child left behind by a killed worker
+// dies with it.
+std::string in_child(const std::function<std::string()>& work) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error(std::string("worker: pipe: ") + std::strerror(errno));
   const pid_t parent = ::getpid();
@@ -461,7 +467,7 @@ w::Reply handle(const w::Call& call) {
     if (::getppid() != parent) ::_exit(125);
     int status = 0;
     try {
-      w::write_all(fds[1], w::encode_reply(call_here(call)));
+      w::write_all(fds[1], work());
     } catch (...) {
       status = 124;
     }
@@ -487,11 +493,32 @@ w::Reply handle(const w::Call& call) {
     ::_exit(128 + sig);
   }
   if (!got || !read_error.empty() || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw std::runtime_error("worker: the call's process ended without a reply (exit status " +
+    throw std::runtime_error("worker: the child process ended without a reply (exit status " +
                              std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
                              (read_error.empty() ? "" : ", " + read_error) + ")");
   }
-  return w::decode_reply(payload);
+  return payload;
+}
+
+w::Reply handle(const w::Call& call) {
+  if (!g_fork) return call_here(call);
+  return w::decode_reply(in_child([&] { return w::encode_reply(call_here(call)); }));
+}
+
+// One model (model_runner.h), in a child process as calls are.
+w::ModelReply model_here(const w::GraphRequest& request) {
+  if (g_device_type == kDLGPU) {
+    static const std::string no_device = cvm_runtime_worker::cuda_unavailable_reason();
+    if (!no_device.empty()) {
+      return w::ModelReply::error(w::Outcome::kRuntimeError, "cvm-runtime/gpu: " + no_device);
+    }
+  }
+  return cvm_runtime_worker::run_model(request, g_device_type);
+}
+
+w::ModelReply handle_graph(const w::GraphRequest& request) {
+  if (!g_fork) return model_here(request);
+  return w::decode_model_reply(in_child([&] { return w::encode_model_reply(model_here(request)); }));
 }
 
 int usage() {
@@ -539,5 +566,5 @@ int main(int argc, char** argv) {
   ::dup2(log_fd, 1);
   ::dup2(log_fd, 2);
   ::close(log_fd);
-  return w::serve("cvm-runtime/" + device, kOps, handle, 0, 0, proto_out);
+  return w::serve_graphs("cvm-runtime/" + device, kOps, handle, handle_graph, 0, {}, 0, proto_out);
 }
