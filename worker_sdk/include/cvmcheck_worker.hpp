@@ -15,6 +15,9 @@
 // A worker that reports its kernel paths declares them with serve_with_paths and names the
 // paths each call took in Reply::paths (a failed call's too: return Reply::error with its paths
 // rather than throwing, since a thrown exception carries none).
+//
+// A worker that runs whole models serves with serve_graphs: a second handler takes each graph
+// request and returns the model reply (kFlagGraphs is set).
 #pragma once
 
 #include <cerrno>
@@ -26,6 +29,7 @@
 #include <unistd.h>
 
 #include "cvmcheck_worker_codec.hpp"
+#include "cvmcheck_worker_graph_codec.hpp"
 
 namespace cvmcheck_worker {
 
@@ -75,10 +79,45 @@ inline bool read_frame(int fd, std::string& payload) {
 // input. Returns the process exit status (0 on a clean stop).
 
 using Handler = std::function<Reply(const Call&)>;
+using GraphHandler = std::function<ModelReply(const GraphRequest&)>;
 
-// Answers the harness's hello with `ours`, then serves calls; replies are encoded with
-// ours.flags, so they carry their paths exactly when the hello said they would.
-inline int serve_hello(const Hello& ours, const Handler& handler, int in_fd, int out_fd) {
+// One graph request answered: the handler's reply, or its exception as a failure of the graph
+// as a whole (node -1).
+inline std::string answer_graph(const std::string& payload, const GraphHandler& graph_handler) {
+  const GraphRequest request = decode_graph(payload);
+  ModelReply reply;
+  try {
+    reply = graph_handler(request);
+  } catch (const LogicError& e) {
+    reply = ModelReply::error(Outcome::kLogicError, e.what(), e.rule);
+  } catch (const std::exception& e) {
+    reply = ModelReply::error(Outcome::kRuntimeError, e.what());
+  }
+  reply.id = request.id;
+  return encode_model_reply(reply);
+}
+
+inline std::string answer_call(const std::string& payload, const Handler& handler,
+                               uint32_t flags) {
+  const Call call = decode_call(payload);
+  Reply reply;
+  try {
+    reply = handler(call);
+  } catch (const LogicError& e) {
+    reply = Reply::error(Outcome::kLogicError, e.what(), e.rule);
+  } catch (const std::exception& e) {
+    reply = Reply::error(Outcome::kRuntimeError, e.what());
+  }
+  reply.id = call.id;
+  return encode_reply(reply, flags);
+}
+
+// Answers the harness's hello with `ours`, then serves calls (and graph requests, where
+// `graph_handler` is set); replies are encoded with ours.flags, so they carry their paths
+// exactly when the hello said they would. A graph request to a worker without a graph handler
+// is a malformed message.
+inline int serve_hello(const Hello& ours, const Handler& handler, int in_fd, int out_fd,
+                       const GraphHandler& graph_handler = nullptr) {
   try {
     std::string payload;
     if (!read_frame(in_fd, payload)) return 0;
@@ -86,18 +125,13 @@ inline int serve_hello(const Hello& ours, const Handler& handler, int in_fd, int
     write_all(out_fd, encode_hello(ours));
     if (theirs.version != kProtocolVersion) return 3;  // the harness reports the mismatch
     while (read_frame(in_fd, payload)) {
-      if (!payload.empty() && payload[0] == static_cast<char>(MessageType::kBye)) return 0;
-      const Call call = decode_call(payload);
-      Reply reply;
-      try {
-        reply = handler(call);
-      } catch (const LogicError& e) {
-        reply = Reply::error(Outcome::kLogicError, e.what(), e.rule);
-      } catch (const std::exception& e) {
-        reply = Reply::error(Outcome::kRuntimeError, e.what());
+      const char type = payload[0];  // read_frame never returns an empty payload
+      if (type == static_cast<char>(MessageType::kBye)) return 0;
+      if (type == static_cast<char>(MessageType::kGraph) && graph_handler) {
+        write_all(out_fd, answer_graph(payload, graph_handler));
+      } else {
+        write_all(out_fd, answer_call(payload, handler, ours.flags));
       }
-      reply.id = call.id;
-      write_all(out_fd, encode_reply(reply, ours.flags));
     }
     return 0;
   } catch (const ProtocolError& e) {
@@ -127,6 +161,21 @@ inline int serve_with_paths(const std::string& name, const std::vector<std::stri
   ours.ops = ops;
   ours.paths = paths;
   return serve_hello(ours, handler, in_fd, out_fd);
+}
+
+// serve, running whole models too: kFlagGraphs is set (with `flags`), calls go to `handler`,
+// graph requests to `graph_handler`. `paths`, where not empty, are declared as serve_with_paths
+// declares them (model replies carry none).
+inline int serve_graphs(const std::string& name, const std::vector<std::string>& ops,
+                        const Handler& handler, const GraphHandler& graph_handler,
+                        uint32_t flags = 0, const std::vector<PathDecl>& paths = {},
+                        int in_fd = 0, int out_fd = 1) {
+  Hello ours;
+  ours.name = name;
+  ours.flags = flags | kFlagGraphs | (paths.empty() ? 0u : kFlagPaths);
+  ours.ops = ops;
+  ours.paths = paths;
+  return serve_hello(ours, handler, in_fd, out_fd, graph_handler);
 }
 
 }  // namespace cvmcheck_worker

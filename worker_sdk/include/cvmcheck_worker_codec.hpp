@@ -31,13 +31,18 @@ constexpr uint32_t kFlagNoPrecision = 2u;
 // The hello declares the worker's kernel paths and every reply names the paths its call took
 // (Hello::paths, Reply::paths): the campaign counts calls per path (core/include/cvmcheck/paths.h).
 constexpr uint32_t kFlagPaths = 4u;
+// The worker runs whole models: it takes graph requests (`G`) and answers model replies (`M`)
+// (cvmcheck_worker_graph_codec.hpp). A worker without it never receives a graph request.
+constexpr uint32_t kFlagGraphs = 8u;
 // Paths declared in a hello, and paths named in one reply, at most (the harness's path table,
 // cvm::paths::kMaxPaths, holds as many); a path's id, operator list or description at most
 // kMaxPathTextBytes bytes, and an id never empty.
 constexpr uint32_t kMaxPaths = 512;
 constexpr uint32_t kMaxPathTextBytes = 4096;
 
-enum class MessageType : uint8_t { kHello = 'H', kCall = 'C', kReply = 'R', kBye = 'Q' };
+enum class MessageType : uint8_t {
+  kHello = 'H', kCall = 'C', kReply = 'R', kBye = 'Q', kGraph = 'G', kModel = 'M'
+};
 enum class DType : uint8_t { kInt8 = 0, kInt32 = 1 };
 enum class Outcome : uint8_t { kOk = 0, kLogicError = 1, kRuntimeError = 2 };
 
@@ -180,6 +185,10 @@ class Writer {
     bytes_.append(reinterpret_cast<const char*>(t.data.data()), t.data.size());
   }
   // A tensor from parts, so the harness encodes its own tensors without a copy to Tensor.
+  void blob(const void* data, size_t bytes) {
+    u64(bytes);
+    bytes_.append(static_cast<const char*>(data), bytes);
+  }
   void tensor_parts(DType dtype, const std::vector<int64_t>& shape, int32_t precision,
                     const void* data, size_t bytes) {
     u8(static_cast<uint8_t>(dtype));
@@ -269,6 +278,14 @@ class Reader {
     t.data.assign(p_ + pos_, p_ + pos_ + bytes);
     pos_ += static_cast<size_t>(bytes);
     return t;
+  }
+  // A u64 byte count and that many bytes (a params blob, a packed output).
+  std::vector<uint8_t> blob(const char* what) {
+    const uint64_t bytes = u64(what);
+    need(bytes, what);
+    std::vector<uint8_t> out(p_ + pos_, p_ + pos_ + bytes);
+    pos_ += static_cast<size_t>(bytes);
+    return out;
   }
   // Every byte consumed: trailing bytes are a protocol error.
   void finish(const char* what) {
