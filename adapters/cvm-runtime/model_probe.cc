@@ -13,6 +13,7 @@
 
 // The original's runtime class, from its source tree (src/runtime), as its own C API uses it.
 #include "graph_runtime.h"
+#include "messages.h"
 
 namespace cvm_runtime_worker {
 namespace {
@@ -167,7 +168,7 @@ class Probe : public cvm::runtime::CvmRuntime {
       try {
         copy.LoadOpAndAttrs(attrs_.op_attrs[i]);
       } catch (const std::exception& e) {
-        return what == e.what() ? static_cast<int32_t>(i) : -1;
+        return same_error(what, e.what()) ? static_cast<int32_t>(i) : -1;
       }
     }
     const std::string marker = " output: (";
@@ -189,7 +190,7 @@ class Probe : public cvm::runtime::CvmRuntime {
       try {
         CheckAttr();
       } catch (const std::exception& e) {
-        if (what == e.what()) blamed = static_cast<int32_t>(k - 1);
+        if (same_error(what, e.what())) blamed = static_cast<int32_t>(k - 1);
       }
     }
     nodes_ = prepared;
@@ -220,7 +221,7 @@ class Probe : public cvm::runtime::CvmRuntime {
       try {
         SetInput(index, const_cast<DLTensor*>(values[i].operator->()));
       } catch (const std::exception& e) {
-        return what == e.what() ? static_cast<int32_t>(input_nodes_[static_cast<size_t>(index)])
+        return same_error(what, e.what()) ? static_cast<int32_t>(input_nodes_[static_cast<size_t>(index)])
                                 : -1;
       }
     }

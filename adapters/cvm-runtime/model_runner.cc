@@ -11,6 +11,7 @@
 #include <cvm/c_api.h>
 #include <cvm/dlpack.h>
 
+#include "messages.h"
 #include "model_probe.h"
 
 namespace cvm_runtime_worker {
@@ -147,23 +148,6 @@ ApiResult run_api(const cvmcheck_worker::GraphRequest& request, int device_type)
   if (r.status != SUCCEED && r.what.empty()) r.what = capture.last_error();
   CVMAPIFreeModel(net);
   return r;
-}
-
-// The original's message without its stack trace, on one line, at most 1000 characters.
-std::string brief(const std::string& what) {
-  std::string out, line;
-  size_t start = 0;
-  while (start <= what.size()) {
-    size_t end = what.find('\n', start);
-    if (end == std::string::npos) end = what.size();
-    line = what.substr(start, end - start);
-    start = end + 1;
-    if (line.empty() || line.rfind("Stack trace", 0) == 0 || line.rfind("[bt]", 0) == 0) continue;
-    if (!out.empty()) out += ' ';
-    out += line;
-  }
-  if (out.size() > 1000) out = out.substr(0, 1000) + "...";
-  return out;
 }
 
 w::Outcome outcome_of(int status) {

@@ -79,6 +79,7 @@
 #include "cvmcheck/op_list.h"
 #include "cvmcheck_worker.hpp"
 #include "gpu_device.h"
+#include "messages.h"
 #include "model_runner.h"
 
 namespace {
@@ -407,20 +408,6 @@ w::Reply run_call(const w::Call& call) {
   return w::Reply::ok(std::move(outputs));
 }
 
-// The original's message without its stack trace (LOG(FATAL) puts a backtrace between the
-// file:line header and the text), on one line, at most 1000 characters.
-std::string brief(const std::string& what) {
-  std::istringstream in(what);
-  std::string line, out;
-  while (std::getline(in, line)) {
-    if (line.empty() || line.rfind("Stack trace", 0) == 0 || line.rfind("[bt]", 0) == 0) continue;
-    if (!out.empty()) out += ' ';
-    out += line;
-  }
-  if (out.size() > 1000) out = out.substr(0, 1000) + "...";
-  return out;
-}
-
 // One call in this process: the original's exceptions become error replies (std::logic_error ->
 // logic_error, anything else -> runtime_error), as its C API classes them.
 w::Reply call_here(const w::Call& call) {
@@ -434,10 +421,11 @@ w::Reply call_here(const w::Call& call) {
   try {
     return run_call(call);
   } catch (const std::logic_error& e) {
-    return w::Reply::error(w::Outcome::kLogicError, std::string("cvm-runtime: ") + brief(e.what()));
+    return w::Reply::error(w::Outcome::kLogicError,
+                           std::string("cvm-runtime: ") + cvm_runtime_worker::brief(e.what()));
   } catch (const std::exception& e) {
     return w::Reply::error(w::Outcome::kRuntimeError,
-                           std::string("cvm-runtime: ") + brief(e.what()));
+                           std::string("cvm-runtime: ") + cvm_runtime_worker::brief(e.what()));
   } catch (...) {
     return w::Reply::error(w::Outcome::kRuntimeError, "cvm-runtime: a non-standard exception");
   }
