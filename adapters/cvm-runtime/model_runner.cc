@@ -137,7 +137,7 @@ ApiResult run_api(const cvmcheck_worker::GraphRequest& request, int device_type)
       }
       if (past > 0) {
         r.status = ERROR_RUNTIME;
-        r.what = "CVMAPIInference wrote " + std::to_string(past) +
+        r.what = "wrote " + std::to_string(past) +
                  " bytes past the output length CVMAPIGetOutputLength reports (" +
                  std::to_string(out_len) + ")";
       }
