@@ -27,6 +27,13 @@ struct WorkerCodecFunctions {
       cvmcheck_worker::decode_reply;
   std::string (*encode_reply_flags)(const cvmcheck_worker::Reply&, uint32_t) =
       cvmcheck_worker::encode_reply;
+  // The whole-model messages (kFlagGraphs).
+  cvmcheck_worker::ModelReply (*decode_model_reply)(const std::string&) =
+      cvmcheck_worker::decode_model_reply;
+  std::string (*encode_model_reply)(const cvmcheck_worker::ModelReply&) =
+      cvmcheck_worker::encode_model_reply;
+  cvmcheck_worker::GraphRequest (*decode_graph)(const std::string&) = cvmcheck_worker::decode_graph;
+  std::string (*encode_graph)(const cvmcheck_worker::GraphRequest&) = cvmcheck_worker::encode_graph;
 };
 
 namespace worker_codec_check_detail {
@@ -64,6 +71,13 @@ inline std::optional<std::string> worker_codec_finding(
     return finding;
   }
   if (auto finding = round_trip(payload, "hello", codec.decode_hello, codec.encode_hello)) {
+    return finding;
+  }
+  if (auto finding = round_trip(payload, "model reply", codec.decode_model_reply,
+                                 codec.encode_model_reply)) {
+    return finding;
+  }
+  if (auto finding = round_trip(payload, "graph request", codec.decode_graph, codec.encode_graph)) {
     return finding;
   }
   return round_trip(payload, "call", codec.decode_call, codec.encode_call);

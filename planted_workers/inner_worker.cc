@@ -60,7 +60,9 @@ std::optional<w::Hello> exchange_hello(const InnerWorker& inner,
   w::write_all(inner.to, w::encode_hello(w::decode_hello(harness_hello)));
   std::string payload;
   if (!w::read_frame(inner.from, payload)) return std::nullopt;
-  return w::decode_hello(payload);
+  w::Hello hello = w::decode_hello(payload);
+  hello.flags &= ~w::kFlagGraphs;  // the proxies relay calls only: models go node by node
+  return hello;
 }
 
 int relay_calls(const InnerWorker& inner, uint32_t flags, const Tampering& tampering) {

@@ -31,7 +31,8 @@ InnerWorker start_inner_worker(char** argv, const char* who);
 void stop_inner_worker(InnerWorker& inner);
 
 // Passes the harness's hello (the payload read from stdin) to the inner worker and returns its
-// answer; nullopt when it ended before answering.
+// answer, less kFlagGraphs (a proxy relays calls, not models); nullopt when it ended before
+// answering.
 std::optional<cvmcheck_worker::Hello> exchange_hello(const InnerWorker& inner,
                                                      const std::string& harness_hello);
 

@@ -32,6 +32,24 @@ GraphDifference outcome_difference(const Graph& g, int node, const GraphRun& e, 
                  ") vs ", outcome_text(e), " (blaming ", node_label(g, e.node), ") on the reference")};
 }
 
+// The first difference of two packed outputs: their element size, their length, then the first
+// differing element.
+std::optional<GraphDifference> diff_packed(const PackedOutput& e, const PackedOutput& a) {
+  const auto differ = [](const std::string& what) {
+    return GraphDifference{-1, "packed", concat("the packed output: ", what)};
+  };
+  if (e.type_size != a.type_size) {
+    return differ(concat(a.type_size, "-byte elements vs ", e.type_size, " on the reference"));
+  }
+  if (e.bytes.size() != a.bytes.size()) {
+    return differ(concat(a.bytes.size(), " bytes vs ", e.bytes.size(), " on the reference"));
+  }
+  for (size_t i = 0; i < e.bytes.size(); ++i) {
+    if (e.bytes[i] != a.bytes[i]) return differ(concat("element ", i / e.type_size, " differs"));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string node_label(const Graph& g, int node) {
@@ -41,6 +59,9 @@ std::string node_label(const Graph& g, int node) {
 
 std::optional<GraphDifference> diff_runs(const Graph& g, const GraphRun& expected,
                                          const GraphRun& actual) {
+  if (!actual.failure.empty()) {  // a worker that crashed, hung or broke the protocol
+    return GraphDifference{-1, actual.failure, concat(actual.failure, ": ", actual.message)};
+  }
   const bool e_failed = expected.kind != OutcomeKind::kOk;
   const bool a_failed = actual.kind != OutcomeKind::kOk;
   if ((e_failed && expected.node < 0) || (a_failed && actual.node < 0)) {
@@ -65,6 +86,7 @@ std::optional<GraphDifference> diff_runs(const Graph& g, const GraphRun& expecte
     }
   }
   if (expected.kind != actual.kind) return outcome_difference(g, -1, expected, actual);
+  if (expected.packed && actual.packed) return diff_packed(*expected.packed, *actual.packed);
   return std::nullopt;
 }
 

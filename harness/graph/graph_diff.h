@@ -1,7 +1,8 @@
 // Two runs of one model compared (docs/graphs.md, "The diff"): the outcome (class and the node
 // blamed) and every entry's shape, precision and values, bit for bit. The first differing node
 // is named: the first node, in graph order, that one side blames and the other does not (or
-// blames with another class), or whose outputs differ.
+// blames with another class), or whose outputs differ. Then the packed outputs (CVMAPIInference's
+// bytes) where both runs have one.
 #pragma once
 
 #include <optional>
@@ -14,7 +15,9 @@ namespace cvm::graph {
 
 struct GraphDifference {
   int node = -1;     // the first differing node; -1: the graph as a whole (a load refusal)
-  std::string kind;  // "outcome", "shape", "precision", "value"
+  // "outcome", "shape", "precision", "value", "packed" (the packed outputs, where both runs
+  // have one, compared after every entry), or a worker's "crash", "hang", "protocol_error"
+  std::string kind;
   std::string what;  // one line for people
 };
 

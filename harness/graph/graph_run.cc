@@ -3,6 +3,8 @@
 #include <exception>
 
 #include "harness/graph/graph_infer.h"
+#include "harness/graph/graph_worker_run.h"
+#include "harness/worker_client/exec_backend.h"
 
 namespace cvm::graph {
 namespace {
@@ -78,12 +80,27 @@ bool outputs_agree(GraphRun& run, const Graph& g, const LoadedOp& op, const std:
   return true;
 }
 
+// The packed output from the head entries, or why there is none.
+void pack_run(GraphRun& run, const Graph& g, const std::vector<uint32_t>& heads) {
+  std::vector<Tensor> values;
+  values.reserve(heads.size());
+  for (uint32_t eid : heads) values.push_back(*run.entries[eid]);
+  try {
+    run.packed = pack_outputs(g, values);
+  } catch (const std::exception& e) {
+    run.packed_error = e.what();
+  }
+}
+
 }  // namespace
 
 bool runs_as_oracle(const std::string& backend) { return backend == kReferenceBackend; }
 
 GraphRun run_graph(const Registry& registry, const std::string& backend, const Graph& g,
                    const ModelInputs& inputs) {
+  if (WorkerClient* worker = model_worker(backend); worker != nullptr) {
+    return run_graph_on_worker(*worker, registry, backend, g, inputs);
+  }
   GraphRun run;
   LoadedGraph l;
   std::vector<EntrySpec> specs;
@@ -128,6 +145,7 @@ GraphRun run_graph(const Registry& registry, const std::string& backend, const G
     if (!outputs_agree(run, g, op, o.outputs, oracle ? nullptr : &specs)) return run;
     for (uint32_t j = 0; j < op.outputs; ++j) run.entries[op.first_output + j] = std::move(o.outputs[j]);
   }
+  pack_run(run, g, l.heads);
   return run;
 }
 

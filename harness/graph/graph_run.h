@@ -14,6 +14,7 @@
 #include "cvmcheck/registry.h"
 #include "harness/graph/graph.h"
 #include "harness/graph/graph_load.h"
+#include "harness/graph/graph_outputs.h"
 
 namespace cvm::graph {
 
@@ -25,11 +26,21 @@ struct GraphRun {
   // Every entry's value where it was bound or computed (up to the failure), in entry order;
   // each tensor carries its precision.
   std::vector<std::optional<Tensor>> entries;
+  // A worker's failure during the model ("crash", "hang", "protocol_error"; kind is then
+  // runtime_error), as Outcome::failure for a call; empty otherwise.
+  std::string failure;
+  // What CVMAPIInference writes (graph_outputs.h), after a run that ended ok; none where the
+  // heads cannot be packed (packed_error says why) or a worker sent none.
+  std::optional<PackedOutput> packed;
+  std::string packed_error;
   // The backend is unavailable (no device) or lacks an operator of the graph: nothing ran.
   bool skipped = false;
   std::string skip_reason;
 };
 
+// An external backend whose worker runs whole models (its hello has kFlagGraphs) is sent the
+// model as one graph request (graph_worker_run.h); any other backend runs it node by node here,
+// and a run that ends ok gets its packed output from its heads.
 GraphRun run_graph(const Registry& registry, const std::string& backend, const Graph& g,
                    const ModelInputs& inputs);
 

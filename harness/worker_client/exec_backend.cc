@@ -141,6 +141,12 @@ std::string backend_definition_args(const std::string& backend) {
   return "--backend-def " + shell_quote(backend + "=" + it->second.command);
 }
 
+WorkerClient* model_worker(const std::string& name) {
+  const auto it = started().find(name);
+  if (it == started().end() || !it->second.client->runs_models()) return nullptr;
+  return it->second.client.get();
+}
+
 std::vector<ExecBackendInfo> exec_backends() {
   std::vector<ExecBackendInfo> out;
   for (const auto& [name, backend] : started()) {

@@ -55,6 +55,11 @@ struct ExecBackendInfo {
 };
 std::vector<ExecBackendInfo> exec_backends();
 
+class WorkerClient;
+// The worker of external backend `name` when it runs whole models (its hello has
+// cvmcheck_worker::kFlagGraphs), for graph::run_graph; nullptr for any other backend.
+WorkerClient* model_worker(const std::string& name);
+
 // Quotes `text` for a POSIX shell.
 std::string shell_quote(const std::string& text);
 

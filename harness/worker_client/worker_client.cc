@@ -357,4 +357,47 @@ Outcome WorkerClient::finish() {
   }
 }
 
+ModelResult WorkerClient::run_model(wire::GraphRequest request) {
+  if (pending_.active) (void)finish();  // an abandoned call: keep in step
+  const auto failed = [](const Outcome& o) { return ModelResult{o.failure, o.message, {}}; };
+  if (!runs_models()) {
+    return failed(failure("protocol_error", "the worker does not run models (no kFlagGraphs)"));
+  }
+  if (pid_ < 0) {
+    try {
+      ++restarts_;
+      start();
+    } catch (const std::exception& e) {
+      return failed(failure("crash", concat("the worker could not be restarted: ", e.what())));
+    }
+  }
+  ++calls_;
+  request.id = next_id_++;
+  const std::string frame = wire::encode_graph(request);  // ProtocolError over the frame limit
+  const int64_t deadline = deadline_after(options_.call_timeout_s);
+  bool broken = false;
+  if (!write_frame(frame, deadline, broken)) {
+    return failed(broken ? crashed("before the model was sent") : hung());
+  }
+  ModelResult result;
+  std::string payload;
+  bool eof = false;
+  try {
+    if (!read_frame(payload, deadline, eof)) return failed(eof ? crashed("during the model") : hung());
+    result.reply = wire::decode_model_reply(payload);
+    if (result.reply.id != request.id) {
+      throw wire::ProtocolError(concat("model reply for graph ", result.reply.id, " where ",
+                                       request.id, " was expected"));
+    }
+    if (!read_buffer_.empty()) {
+      throw wire::ProtocolError(concat(read_buffer_.size(), " bytes after the model reply"));
+    }
+  } catch (const wire::ProtocolError& e) {
+    stop(/*polite=*/false);  // the stream is out of step: start afresh
+    return failed(failure("protocol_error", e.what()));
+  }
+  if ((hello_.flags & wire::kFlagReportsRules) == 0) result.reply.rule.clear();
+  return result;
+}
+
 }  // namespace cvm

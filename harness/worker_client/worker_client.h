@@ -34,6 +34,14 @@ class WorkerStartError : public std::runtime_error {
   explicit WorkerStartError(const std::string& what) : std::runtime_error(what) {}
 };
 
+// A model run by a worker whose hello has cvmcheck_worker::kFlagGraphs: its model reply, or
+// the failure it met instead ("crash", "hang", "protocol_error", with a message), as for calls.
+struct ModelResult {
+  std::string failure;  // empty: `reply` holds the worker's answer
+  std::string message;
+  cvmcheck_worker::ModelReply reply;
+};
+
 class WorkerClient {
  public:
   // Starts the worker and completes the handshake (WorkerStartError otherwise).
@@ -57,6 +65,13 @@ class WorkerClient {
   void begin(const std::string& op, const nlohmann::json& attrs,
              const std::vector<Tensor>& inputs);
   Outcome finish();
+
+  // The worker runs whole models (its hello has kFlagGraphs).
+  bool runs_models() const { return (hello_.flags & cvmcheck_worker::kFlagGraphs) != 0; }
+  // One model (the request's id is set here); never throws for anything the worker does. The
+  // reply's id, bounds and framing are checked as a call's; the call timeout bounds the model.
+  // Only for a worker that runs_models() (else the worker would see a message it does not know).
+  ModelResult run_model(cvmcheck_worker::GraphRequest request);
 
   int64_t calls() const { return calls_; }
   int64_t restarts() const { return restarts_; }

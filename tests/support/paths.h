@@ -25,4 +25,7 @@ inline const char* path_from_env(const char* variable, const char* built) {
   ::cvm::test::path_from_env("CVMCHECK_BROKEN_WORKER", CVMCHECK_BUILT_BROKEN_WORKER)
 #define CVMCHECK_BREAKING_PROXY \
   ::cvm::test::path_from_env("CVMCHECK_BREAKING_PROXY", CVMCHECK_BUILT_BREAKING_PROXY)
+#define CVMCHECK_WRONG_STORAGE_WORKER                                      \
+  ::cvm::test::path_from_env("CVMCHECK_WRONG_STORAGE_WORKER",               \
+                             CVMCHECK_BUILT_WRONG_STORAGE_WORKER)
 #define CVMCHECK_PYTHON ::cvm::test::path_from_env("CVMCHECK_PYTHON", "/usr/bin/python3")

@@ -78,7 +78,8 @@ TEST(WorkerCommand, ServesEveryExampleOfEveryOperatorAsTheReferenceDoesInProcess
   const wp::Hello hello = worker.handshake();
   EXPECT_EQ(hello.version, wp::kProtocolVersion);
   EXPECT_EQ(hello.name, "reference");
-  EXPECT_EQ(hello.flags, cvmcheck_worker::kFlagReportsRules);  // built-in backends report rule ids
+  // Built-in backends report rule ids and run whole models.
+  EXPECT_EQ(hello.flags, cvmcheck_worker::kFlagReportsRules | cvmcheck_worker::kFlagGraphs);
   EXPECT_EQ(hello.ops, served_op_names(registry(), "reference"));
   EXPECT_GT(expect_examples_agree(worker, hello.ops), 100);
 

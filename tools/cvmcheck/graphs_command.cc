@@ -7,6 +7,7 @@
 #include <random>
 
 #include "commands.h"
+#include "exec_options.h"
 #include "harness/graph/graph_campaign.h"
 #include "harness/graph/graph_diff.h"
 #include "harness/graph/graph_folder.h"
@@ -20,6 +21,7 @@ struct GraphsCli {
   graph::GraphsOptions options;
   std::vector<std::string> backends;
   std::string replay;
+  ExecCli exec;  // exec:COMMAND backends: a worker with kFlagGraphs runs whole models
 };
 
 nlohmann::json run_json(const graph::Graph& g, const graph::GraphRun& r) {
@@ -55,6 +57,7 @@ int replay(const GraphsCli& cli) {
 }
 
 int run(GraphsCli& cli) {
+  cli.backends = resolve_backends(registry(), cli.backends, exec_settings(cli.exec));
   if (!cli.replay.empty()) return replay(cli);
   graph::GraphsOptions& o = cli.options;
   o.backends = cli.backends;
@@ -99,6 +102,7 @@ Action add_graphs_command(CLI::App& app) {
   sub->add_option("--seed", cli->options.seed, "Seed (default: random, printed; the same seed replays)");
   sub->add_option("--report", cli->options.report_dir, "Write graphs.json and the repro folders here");
   sub->add_option("--replay", cli->replay, "Run one saved graph folder instead");
+  add_exec_options(sub, cli->exec);
   return [cli] {
     try {
       return run(*cli);

@@ -2,12 +2,13 @@
 // (worker_sdk/include/cvmcheck_worker.hpp) on stdin/stdout, diagnostics on stderr. It makes any
 // built-in backend an external one (`--backend exec:"cvmcheck worker --backend optimized"`), so
 // the harness's client is checked against backends whose answers are known, and it is the model
-// of a well-behaved worker.
+// of a well-behaved worker. It runs whole models too (kFlagGraphs): run_graph on that backend.
 #include <csignal>
 #include <iostream>
 
 #include "registry/registry.h"
 #include "commands.h"
+#include "harness/graph/graph_serve.h"
 #include "harness/worker_client/worker_call.h"
 
 namespace cvm::cli {
@@ -38,7 +39,7 @@ Action add_worker_command(CLI::App& app) {
       std::cerr << "cvmcheck worker: cannot set up stdout for the protocol\n";
       return kExitUsage;
     }
-    return serve_backend(registry(), *backend, /*in_fd=*/0, protocol_fd);
+    return graph::serve_backend_models(registry(), *backend, /*in_fd=*/0, protocol_fd);
   };
 }
 

@@ -82,7 +82,7 @@ using Handler = std::function<Reply(const Call&)>;
 using GraphHandler = std::function<ModelReply(const GraphRequest&)>;
 
 // One graph request answered: the handler's reply, or its exception as a failure of the graph
-// as a whole (node -1).
+// as a whole (node -1), as is a reply over the frame limit.
 inline std::string answer_graph(const std::string& payload, const GraphHandler& graph_handler) {
   const GraphRequest request = decode_graph(payload);
   ModelReply reply;
@@ -94,7 +94,13 @@ inline std::string answer_graph(const std::string& payload, const GraphHandler& 
     reply = ModelReply::error(Outcome::kRuntimeError, e.what());
   }
   reply.id = request.id;
-  return encode_model_reply(reply);
+  try {
+    return encode_model_reply(reply);
+  } catch (const ProtocolError& e) {  // every entry of a large model can pass the frame limit
+    ModelReply over = ModelReply::error(Outcome::kRuntimeError, e.what());
+    over.id = request.id;
+    return encode_model_reply(over);
+  }
 }
 
 inline std::string answer_call(const std::string& payload, const Handler& handler,

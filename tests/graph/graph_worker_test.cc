@@ -1,0 +1,169 @@
+// Whole models through the worker protocol (graph_worker_run.h, graph_wire.h, graph_serve.h): a
+// worker with kFlagGraphs gets each model as one graph request and its model reply becomes a run
+// that agrees with the reference, packed output included; a worker without the flag still runs
+// models node by node; a reply that cannot be the graph's and a worker past its timeout are
+// failures of the model; `cvmcheck graphs` through `cvmcheck worker` exits 0, and against the
+// planted wrong-storage worker finds the graph-level bug within a bounded number of models.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/graph/graph_build.h"
+#include "harness/graph/graph_diff.h"
+#include "harness/graph/graph_run.h"
+#include "harness/graph/graph_wire.h"
+#include "harness/graph/graph_worker_run.h"
+#include "harness/worker_client/exec_backend.h"
+#include "registry/registry.h"
+#include "support/paths.h"
+#include "support/spawned_cli.h"
+#include "support/temp_dir.h"
+
+namespace cvm::graph {
+namespace {
+
+struct Model {
+  Graph g;
+  ModelInputs inputs;
+};
+
+// data (1, 1, 2, 2) -> conv2d with a 1x1 weight of 2 -> relu -> cvm_right_shift.
+Model conv_model() {
+  GraphBuilder b;
+  const EntryRef data = b.add_variable("data", {1, 1, 2, 2}, 8);
+  const EntryRef w = b.add_variable("param_1", {1, 1, 1, 1}, 8);
+  const uint32_t conv = b.add_op("conv2d", R"j({"channels": "1", "kernel_size": "(1, 1)", "use_bias": "False"})j",
+                                 {data, w}, {{1, 1, 2, 2}}, {17});
+  const uint32_t relu = b.add_op("relu", "{}", {{conv, 0, 0}}, {{1, 1, 2, 2}}, {17});
+  const uint32_t shift = b.add_op("cvm_right_shift", R"({"precision": "8", "shift_bit": "1"})",
+                                  {{relu, 0, 0}}, {{1, 1, 2, 2}}, {8});
+  Model m{b.finish({{shift, 0, 0}}), {}};
+  m.inputs.data = Tensor::from_values({1, 1, 2, 2}, {1, -2, 3, 127}, 8);
+  m.inputs.params = {{"param_1", Tensor::from_values({1, 1, 1, 1}, {2}, 8)}};
+  return m;
+}
+
+// data (3) -> abs -> negative: operators the example C++ worker implements.
+Model abs_model() {
+  GraphBuilder b;
+  const EntryRef data = b.add_variable("data", {3}, 8);
+  const uint32_t a = b.add_op("abs", "{}", {data}, {{3}}, {8});
+  const uint32_t n = b.add_op("negative", "{}", {{a, 0, 0}}, {{3}}, {8});
+  Model m{b.finish({{n, 0, 0}}), {}};
+  m.inputs.data = Tensor::from_values({3}, {-1, 2, -127}, 8);
+  return m;
+}
+
+int64_t calls_of(const std::string& backend) {
+  for (const ExecBackendInfo& info : exec_backends()) {
+    if (info.name == backend) return info.calls;
+  }
+  return -1;
+}
+
+std::string exec_name(const std::string& command) { return std::string(kExecPrefix) + command; }
+
+TEST(GraphWorker, AGraphWorkerRunsAModelAsOneMessage) {
+  const std::string backend =
+      resolve_backend(registry(), exec_name(std::string(CVMCHECK_BINARY) + " worker --backend optimized"), {});
+  const Model m = conv_model();
+  const GraphRun expected = run_graph(registry(), "reference", m.g, m.inputs);
+  const int64_t before = calls_of(backend);
+  const GraphRun actual = run_graph(registry(), backend, m.g, m.inputs);
+  EXPECT_EQ(calls_of(backend), before + 1);  // one graph request, not three calls
+  ASSERT_EQ(actual.kind, OutcomeKind::kOk) << actual.failure << ": " << actual.message;
+  ASSERT_EQ(actual.entries.size(), 5u);
+  EXPECT_EQ(actual.entries[4]->values(), (std::vector<int32_t>{1, 0, 3, 127}));
+  ASSERT_TRUE(expected.packed && actual.packed);
+  EXPECT_EQ(*actual.packed, *expected.packed);
+  EXPECT_EQ(actual.packed->bytes, (std::vector<uint8_t>{1, 0, 3, 127}));
+  EXPECT_FALSE(diff_runs(m.g, expected, actual));
+
+  Model bad = conv_model();  // a parameter out of its precision: the worker's loader refuses it
+  bad.inputs.params[0].second.set(0, 1000);
+  const GraphRun refused = run_graph(registry(), backend, bad.g, bad.inputs);
+  EXPECT_EQ(refused.kind, OutcomeKind::kLogicError) << refused.message;
+  EXPECT_FALSE(diff_runs(bad.g, run_graph(registry(), "reference", bad.g, bad.inputs), refused));
+}
+
+TEST(GraphWorker, AWorkerWithoutTheFlagRunsModelsNodeByNode) {
+  const std::string backend = resolve_backend(registry(), exec_name(CVMCHECK_EXAMPLE_CPP_WORKER), {});
+  const Model m = abs_model();
+  const int64_t before = calls_of(backend);
+  const GraphRun actual = run_graph(registry(), backend, m.g, m.inputs);
+  EXPECT_EQ(calls_of(backend), before + 2);  // abs, then negative
+  ASSERT_EQ(actual.kind, OutcomeKind::kOk) << actual.message;
+  EXPECT_FALSE(diff_runs(m.g, run_graph(registry(), "reference", m.g, m.inputs), actual));
+}
+
+TEST(GraphWorker, AReplyThatCannotBeTheGraphsIsAProtocolError) {
+  const Model m = conv_model();
+  cvmcheck_worker::ModelReply reply;
+  reply.entries.resize(4);  // the graph has 5
+  EXPECT_THROW(run_from_model_reply(m.g, 5, reply), cvmcheck_worker::ProtocolError);
+  reply.entries.clear();
+  reply.node = 5;  // nodes 0..4
+  EXPECT_THROW(run_from_model_reply(m.g, 5, reply), cvmcheck_worker::ProtocolError);
+  reply.node = 4;
+  reply.entries.resize(5);
+  cvmcheck_worker::Tensor no_dims;  // breaks the tensor limits
+  reply.entries[1] = no_dims;
+  EXPECT_THROW(run_from_model_reply(m.g, 5, reply), cvmcheck_worker::ProtocolError);
+  reply.entries[1].reset();
+  EXPECT_EQ(run_from_model_reply(m.g, 5, reply).node, 4);
+}
+
+TEST(GraphWorker, AModelPastTheTimeoutIsAHangAndTheWorkerRestarts) {
+  WorkerOptions options;
+  options.command = std::string(CVMCHECK_BINARY) + " worker --backend reference";
+  WorkerClient worker(options);
+  ASSERT_TRUE(worker.runs_models());
+  const Model m = conv_model();
+  const GraphRun ok = run_graph_on_worker(worker, registry(), "reference", m.g, m.inputs);
+  EXPECT_EQ(ok.kind, OutcomeKind::kOk) << ok.message;
+  WorkerOptions impatient = options;
+  impatient.call_timeout_s = 1e-9;  // no worker answers within a nanosecond
+  WorkerClient hurried(impatient);
+  const GraphRun hung = run_graph_on_worker(hurried, registry(), "reference", m.g, m.inputs);
+  EXPECT_EQ(hung.failure, "hang") << hung.message;
+  EXPECT_EQ(diff_runs(m.g, ok, hung)->kind, "hang");
+}
+
+class GraphWorkerCli : public testing::TempDirTest {
+ protected:
+  GraphWorkerCli() : TempDirTest("cvmcheck-graph-worker-cli") {}
+  int run(const std::string& args) {
+    return testing::wait_cli(testing::spawn_cli("env", args, out(), (dir_ / "err.txt").string()));
+  }
+  std::string out() const { return (dir_ / "out.txt").string(); }
+  std::string report() const { return (dir_ / "report").string(); }
+};
+
+TEST_F(GraphWorkerCli, GraphsThroughTheWorkerCommandAgreeWithTheReference) {
+  const std::string backend = std::string("exec:") + CVMCHECK_BINARY + " worker --backend optimized";
+  ASSERT_EQ(run("graphs --max-graphs 12 --seconds 600 --seed 5 --backends '" + backend +
+                "' --report " + report()),
+            0)
+      << testing::file_text(out()) << testing::file_text((dir_ / "err.txt").string());
+  const auto j = nlohmann::json::parse(testing::file_text(report() + "/graphs.json"));
+  EXPECT_EQ(j["graphs"], 12);
+  EXPECT_TRUE(j["findings"].empty());
+  EXPECT_NE(testing::file_text(out()).find(": 12 compared"), std::string::npos)
+      << testing::file_text(out());
+}
+
+TEST_F(GraphWorkerCli, FindsThePlantedWrongStoragePlan) {
+  const std::string backend = std::string("exec:") + CVMCHECK_WRONG_STORAGE_WORKER;
+  ASSERT_EQ(run("graphs --max-graphs 30 --seconds 600 --seed 7 --backends '" + backend +
+                "' --report " + report()),
+            1)
+      << testing::file_text(out()) << testing::file_text((dir_ / "err.txt").string());
+  const auto j = nlohmann::json::parse(testing::file_text(report() + "/graphs.json"));
+  ASSERT_FALSE(j["findings"].empty());
+  EXPECT_GT(j["findings"][0]["first_differing_node"].get<int>(), 0) << j["findings"].dump();
+}
+
+}  // namespace
+}  // namespace cvm::graph
