@@ -6,8 +6,8 @@
 #
 #   bash adapters/cvm-runtime/coverage.sh CVM_RUNTIME_DIR COV_BUILD_DIR CVMCHECK [SECONDS] [DEVICE]
 #
-# COV_BUILD_DIR is built first, with --coverage (CVM_RUNTIME_CXXFLAGS=--coverage build.sh), if its
-# worker is missing. The worker's forked children write their counters before _exit (worker.cc).
+# COV_BUILD_DIR is built first, with --coverage (CVM_RUNTIME_CXXFLAGS=--coverage build.sh; nothing to
+# redo when it is up to date but the worker). The worker's forked children write their counters before _exit (worker.cc).
 # Prints one line per phase and file: "calls|graphs FILE: Lines executed:P% of N".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -16,17 +16,16 @@ out="${2:?COV_BUILD_DIR}"
 cvmcheck="${3:?CVMCHECK}"
 seconds="${4:-60}"
 device="${5:-formal}"
-if [ ! -x "$out/bin/cvm-runtime-worker" ]; then
-  CVM_RUNTIME_CXXFLAGS=--coverage bash "$here/build.sh" "$src" "$out"
-fi
+CVM_RUNTIME_CXXFLAGS=--coverage bash "$here/build.sh" "$src" "$out" >/dev/null
 objs="$out/runtime/CMakeFiles/cvm_runtime.dir/src"
 files=(runtime/graph_runtime.cc runtime/infer_attr.cc core/model.cc)
 worker="exec:$out/bin/cvm-runtime-worker --device $device"
 
 report() {
   for f in "${files[@]}"; do
-    line=$(cd "$objs/$(dirname "$f")" && gcov -n -o . "$src/src/$f" 2>/dev/null |
-           awk -v f="$src/src/$f" '$0 ~ "File .*"f {hit=1; next} hit && /Lines executed/ {print; exit}')
+    line=$(cd "$objs/$(dirname "$f")" && gcov -n -o "$objs/$f.o" "$src/src/$f" 2>/dev/null |
+           awk -v f="$src/src/$f" 'index($0, "File '"'"'" f "'"'"'") {hit=1; next} hit && /Lines executed/ {print; exit}' ||
+           true)
     echo "$1 $f: ${line:-no data}"
   done
 }
