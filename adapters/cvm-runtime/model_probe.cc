@@ -221,12 +221,13 @@ class Probe : public cvm::runtime::CvmRuntime {
       try {
         SetInput(index, const_cast<DLTensor*>(values[i].operator->()));
       } catch (const std::exception& e) {
-        return same_error(what, e.what()) ? static_cast<int32_t>(input_nodes_[static_cast<size_t>(index)])
-                                : -1;
+        const uint32_t node = input_nodes_[static_cast<size_t>(index)];
+        return same_error(what, e.what()) ? static_cast<int32_t>(node) : -1;
       }
     }
     for (size_t i = 0; i < set.size(); ++i) {
-      if (!set[i] && !nodes_[input_nodes_[i]].is_data()) return static_cast<int32_t>(input_nodes_[i]);
+      const uint32_t node = input_nodes_[i];
+      if (!set[i] && !nodes_[node].is_data()) return static_cast<int32_t>(node);
     }
     return -1;
   }

@@ -83,7 +83,7 @@ struct ApiResult {
 // The data input as CVMAPIInference takes it: int8 or int32 bytes by the model's input type
 // size (an int8 value is the int32 one saturated: the runtime clamps data to its precision, at
 // most 8 bits where the type is int8, so the result is the same).
-std::string packed_input(const cvmcheck_worker::GraphRequest& request, unsigned long long type_size) {
+std::string packed_input(const w::GraphRequest& request, unsigned long long type_size) {
   std::string bytes;
   for (const auto& [name, t] : request.inputs) {
     if (name != "data") continue;
