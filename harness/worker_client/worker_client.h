@@ -68,12 +68,13 @@ class WorkerClient {
 
   // The worker runs whole models (its hello has kFlagGraphs).
   bool runs_models() const { return (hello_.flags & cvmcheck_worker::kFlagGraphs) != 0; }
-  // One model (the request's id is set here); never throws for anything the worker does. The
-  // reply's id, bounds and framing are checked as a call's; the call timeout bounds the model.
-  // Only for a worker that runs_models() (else the worker would see a message it does not know).
+  // One model (the request's id is set here); never throws for anything the worker does (a
+  // request over the frame limit is a cvmcheck_worker::ProtocolError, nothing sent). The reply's
+  // id, bounds and framing are checked as a call's; the call timeout bounds the whole model. A
+  // worker that does not runs_models() is not sent it: a protocol_error failure.
   ModelResult run_model(cvmcheck_worker::GraphRequest request);
 
-  int64_t calls() const { return calls_; }
+  int64_t calls() const { return calls_; }  // calls and models sent
   int64_t restarts() const { return restarts_; }
 
   // The last `bytes` of the worker's stderr log.
