@@ -70,10 +70,15 @@ cmake -S "$src" -B "$out/runtime" "${gen[@]}" "${launcher[@]}" \
 cmake --build "$out/runtime" --target cvm_runtime -j "$jobs"
 
 CXX="${CXX:-g++}"
-# -fsigned-char as the original's own build and test programs use.
+# A --coverage build: the worker's forked children write their counters with __gcov_dump before
+# _exit (worker.cc refers to it weakly, which alone links nothing in).
+worker_ldflags=()
+case "${CVM_RUNTIME_CXXFLAGS:-}" in *--coverage*) worker_ldflags=(-Wl,-u,__gcov_dump) ;; esac
+# -fsigned-char as the original's own build and test programs use. model_probe.cc includes the
+# original's src/runtime/graph_runtime.h: whole models run entry by entry through its CvmRuntime.
 # shellcheck disable=SC2086
 $CXX -std=c++17 -O2 -fsigned-char -Wall -Wno-unknown-pragmas ${CVM_RUNTIME_CXXFLAGS:-} \
-  -I"$root/worker_sdk/include" -I"$root/core/include" -I"$src/include" \
-  "$here/worker.cc" -o "$out/bin/cvm-runtime-worker" \
-  -L"$out/runtime" -lcvm_runtime -Wl,-rpath,"$out/runtime" -pthread -ldl
+  -I"$root/worker_sdk/include" -I"$root/core/include" -I"$src/include" -I"$src/src/runtime" \
+  "$here/worker.cc" "$here/model_runner.cc" "$here/model_probe.cc" -o "$out/bin/cvm-runtime-worker" \
+  -L"$out/runtime" -lcvm_runtime -Wl,-rpath,"$out/runtime" -pthread -ldl ${worker_ldflags[@]+"${worker_ldflags[@]}"}
 echo "build.sh: $out/bin/cvm-runtime-worker"

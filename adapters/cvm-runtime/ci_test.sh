@@ -2,7 +2,8 @@
 # The cvm-runtime adapter's test (ctest cvm_runtime_adapter): builds the original runtime from the
 # checkout named by CVM_RUNTIME_DIR and the worker against it, then replays golden/ on its formal
 # and cpu backends with their expected-failure lists: any unexpected failure, or an expected
-# failure that now passes, fails the test.
+# failure that now passes, fails the test. Then the graph repros through the worker's whole-model
+# path (run_model.py), each answered as recorded.
 #
 #   CVM_RUNTIME_DIR=/path/to/cvm-runtime bash adapters/cvm-runtime/ci_test.sh [CVMCHECK_BINARY]
 #
@@ -55,6 +56,17 @@ for device in formal cpu; do
       --xfail "$here/xfail-$device.txt" || status=1
   fi
 done
+# Whole models: the worker's graph requests, on the repros of the original's graph-level bugs
+# (each must still be answered as its original.json records).
+for device in formal cpu; do
+  echo "== whole models on cvm-runtime/$device (docs/conformance/cvm-runtime-repros/graph-*)"
+  /usr/bin/python3 "$here/run_model.py" --worker "$build/bin/cvm-runtime-worker --device $device" \
+    --check original.json "$root"/docs/conformance/cvm-runtime-repros/graph-{argmax,detection}-*/ >/dev/null || status=1
+done
+# The cpu backend's own: its non_max_suppression overwrites its input entry.
+/usr/bin/python3 "$here/run_model.py" --worker "$build/bin/cvm-runtime-worker --device cpu" \
+  --check original.json "$root"/docs/conformance/cvm-runtime-repros/graph-cpu-nms-overwrites-input/ \
+  >/dev/null || status=1
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ -n "$cvmcheck" ] && [ -x "$nvcc" ]; then
   cuda_build="${CVM_RUNTIME_CUDA_BUILD_DIR:-$root/build-cvm-runtime-cuda}"

@@ -38,22 +38,23 @@
 // context, and a context per call costs more than the call. Without a CUDA device every call is
 // a runtime_error reply that says so (gpu_device.h), before the runtime is touched.
 //
+// Whole models (the protocol's graph request, kFlagGraphs) are model_runner.h's: the C API's
+// CVMAPILoadModel/CVMAPIInference for the packed output, the runtime's CvmRuntime for every
+// entry; each model in a forked child as calls are.
+//
 // The original prints to stdout and stderr (LOG(ERROR) on every failed check, GetOps's cout), so
 // the protocol runs on a private duplicate of stdout and file descriptors 1 and 2 are pointed at
 // the log (/dev/null unless --log FILE).
 
 #include <fcntl.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <csignal>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -73,11 +74,15 @@
 
 #include "cvmcheck/op_list.h"
 #include "cvmcheck_worker.hpp"
+#include "child_process.h"
 #include "gpu_device.h"
+#include "messages.h"
+#include "model_runner.h"
 
 namespace {
 
 namespace w = cvmcheck_worker;
+using cvm_runtime_worker::in_child;
 using cvm::runtime::Module;
 using cvm::runtime::PackedFunc;
 
@@ -401,20 +406,6 @@ w::Reply run_call(const w::Call& call) {
   return w::Reply::ok(std::move(outputs));
 }
 
-// The original's message without its stack trace (LOG(FATAL) puts a backtrace between the
-// file:line header and the text), on one line, at most 1000 characters.
-std::string brief(const std::string& what) {
-  std::istringstream in(what);
-  std::string line, out;
-  while (std::getline(in, line)) {
-    if (line.empty() || line.rfind("Stack trace", 0) == 0 || line.rfind("[bt]", 0) == 0) continue;
-    if (!out.empty()) out += ' ';
-    out += line;
-  }
-  if (out.size() > 1000) out = out.substr(0, 1000) + "...";
-  return out;
-}
-
 // One call in this process: the original's exceptions become error replies (std::logic_error ->
 // logic_error, anything else -> runtime_error), as its C API classes them.
 w::Reply call_here(const w::Call& call) {
@@ -428,10 +419,11 @@ w::Reply call_here(const w::Call& call) {
   try {
     return run_call(call);
   } catch (const std::logic_error& e) {
-    return w::Reply::error(w::Outcome::kLogicError, std::string("cvm-runtime: ") + brief(e.what()));
+    return w::Reply::error(w::Outcome::kLogicError,
+                           std::string("cvm-runtime: ") + cvm_runtime_worker::brief(e.what()));
   } catch (const std::exception& e) {
     return w::Reply::error(w::Outcome::kRuntimeError,
-                           std::string("cvm-runtime: ") + brief(e.what()));
+                           std::string("cvm-runtime: ") + cvm_runtime_worker::brief(e.what()));
   } catch (...) {
     return w::Reply::error(w::Outcome::kRuntimeError, "cvm-runtime: a non-standard exception");
   }
@@ -439,59 +431,26 @@ w::Reply call_here(const w::Call& call) {
 
 bool g_fork = true;
 
-// One call in a child process, so that each call is a fresh one-operator model, as a model file
-// run by its own process would be: memory the original corrupts in one call (it writes out of
-// bounds on some inputs, SEMANTICS section 6) cannot change the outcome of a later call. A child
-// killed by a signal takes the worker down with the same signal, so the harness sees the crash of
-// the original as it happened; a child left behind by a killed worker dies with it.
 w::Reply handle(const w::Call& call) {
   if (!g_fork) return call_here(call);
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error(std::string("worker: pipe: ") + std::strerror(errno));
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    throw std::runtime_error(std::string("worker: fork: ") + std::strerror(errno));
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(125);
-    int status = 0;
-    try {
-      w::write_all(fds[1], w::encode_reply(call_here(call)));
-    } catch (...) {
-      status = 124;
+  return w::decode_reply(in_child([&] { return w::encode_reply(call_here(call)); }));
+}
+
+// One model (model_runner.h), in a child process as calls are.
+w::ModelReply model_here(const w::GraphRequest& request) {
+  if (g_device_type == kDLGPU) {
+    static const std::string no_device = cvm_runtime_worker::cuda_unavailable_reason();
+    if (!no_device.empty()) {
+      return w::ModelReply::error(w::Outcome::kRuntimeError, "cvm-runtime/gpu: " + no_device);
     }
-    ::_exit(status);
   }
-  ::close(fds[1]);
-  std::string payload;
-  bool got = false;
-  std::string read_error;
-  try {
-    got = w::read_frame(fds[0], payload);
-  } catch (const std::exception& e) {
-    read_error = e.what();
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    std::signal(sig, SIG_DFL);
-    ::raise(sig);  // the original crashed: so does the worker
-    ::_exit(128 + sig);
-  }
-  if (!got || !read_error.empty() || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw std::runtime_error("worker: the call's process ended without a reply (exit status " +
-                             std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                             (read_error.empty() ? "" : ", " + read_error) + ")");
-  }
-  return w::decode_reply(payload);
+  return cvm_runtime_worker::run_model(request, g_device_type);
+}
+
+w::ModelReply handle_graph(const w::GraphRequest& request) {
+  if (!g_fork) return model_here(request);
+  return w::decode_model_reply(
+      in_child([&] { return w::encode_model_reply(model_here(request)); }));
 }
 
 int usage() {
@@ -539,5 +498,5 @@ int main(int argc, char** argv) {
   ::dup2(log_fd, 1);
   ::dup2(log_fd, 2);
   ::close(log_fd);
-  return w::serve("cvm-runtime/" + device, kOps, handle, 0, 0, proto_out);
+  return w::serve_graphs("cvm-runtime/" + device, kOps, handle, handle_graph, 0, {}, 0, proto_out);
 }
