@@ -16,7 +16,7 @@ namespace cvm {
 namespace {
 
 constexpr const char* kForms =
-    "name=GLOB, rule=GLOB, attr.NAME=GLOB, inK.shape=GLOB, inK.has=V, or NUMBER OP N with OP one of = != < "
+    "name=GLOB, rule=GLOB, case=GLOB, attr.NAME=GLOB, inK.shape=GLOB, inK.has=V, or NUMBER OP N with OP one of = != < "
     "<= > >= and NUMBER a sum of attr.NAME and inK.ndim, prec, size, min, max, min_dim, max_dim, "
     "odd, colJ.min, colJ.max";
 
@@ -194,7 +194,7 @@ CallCondition parse_condition(const std::string& text, const std::string& source
   c.comparison = c.negated ? "=" : comparison;
   const bool equality = c.comparison == "=";
   const bool sum = subject.find('+') != std::string::npos;
-  if (equality && (subject == "name" || subject == "rule")) {
+  if (equality && (subject == "name" || subject == "rule" || subject == "case")) {
     c.property = subject;
     return c;
   }
@@ -210,8 +210,8 @@ CallCondition parse_condition(const std::string& text, const std::string& source
     if (c.property == "has") c.lo = c.hi = integer(c.value, source);
     return c;
   }
-  verify(subject != "name" && subject != "rule", source, ": condition '", text,
-         "': name and rule take = or != only");
+  verify(subject != "name" && subject != "rule" && subject != "case", source, ": condition '",
+         text, "': name, rule and case take = or != only");
   parse_numeric(c, subject, source);
   return c;
 }

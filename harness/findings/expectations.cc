@@ -113,10 +113,11 @@ int ExpectedFailures::match(const FailureFacts& facts) const {
       selected = glob_match(e.op_glob, facts.op) && glob_match(e.case_glob, facts.case_name);
     }
     for (const CallCondition& c : e.conditions) {
-      // The rule a negative case breaks is a fact of the failure, known without the call.
-      const bool holds = c.property == "rule"
-                             ? glob_match(c.value, facts.rule) != c.negated
-                             : facts.call != nullptr && c.holds(*facts.call);
+      // The rule a negative case breaks and the case's name are facts of the failure, known
+      // without the call (a graph-level difference has none).
+      const bool holds = c.property == "rule"   ? glob_match(c.value, facts.rule) != c.negated
+                         : c.property == "case" ? glob_match(c.value, facts.case_name) != c.negated
+                                                : facts.call != nullptr && c.holds(*facts.call);
       selected = selected && holds;
     }
     if (selected) return static_cast<int>(i);

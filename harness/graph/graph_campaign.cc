@@ -102,6 +102,47 @@ void record(const Registry& registry, const GraphsOptions& o, const ModelAt& at,
   s.findings.push_back(f);
 }
 
+// A malformed model answered with another outcome class than the reference's: a graph-level
+// finding `graph|malformed.<kind>|<backend>|outcome|<reference>-><actual>`, judged by the lists
+// as operator `graph|malformed.<kind>`, saved as drawn (a malformation is not shrunk).
+void record_malformed(const GraphsOptions& o, const MalformedDisagreement& d, int64_t model,
+                      GraphsSummary& s, int& saved) {
+  const std::string op = "malformed." + d.kind;
+  const std::string signature = graph_level_signature(op, d.backend, "outcome") + "|" +
+                                outcome_name(d.reference.kind) + "->" + outcome_name(d.actual.kind);
+  const std::string expected_by =
+      graph_expectation(o.expectations, d.backend, "graph|" + op, "malformed", signature);
+  for (GraphFinding& f : s.findings) {
+    if (f.signature == signature && f.expected_by.empty() == expected_by.empty()) {
+      ++f.count;
+      return;
+    }
+  }
+  GraphFinding f;
+  f.signature = signature;
+  f.backend = d.backend;
+  f.op = op;
+  f.kind = "outcome";
+  f.what = concat(outcome_name(d.actual.kind), " ", d.actual.message, " vs ",
+                  outcome_name(d.reference.kind), " ", d.reference.message, " on the reference");
+  f.graph_seed = d.model.seed;
+  f.first_model = model;
+  f.count = 1;
+  f.expected_by = expected_by;
+  f.nodes_drawn = f.nodes_saved = op_node_count(d.model.graph);
+  if (!o.report_dir.empty() && saved < o.max_repros) {
+    f.repro = o.report_dir + "/repros/" + file_name(d.backend + "-" + op) + "-" + seed_hex(d.model.seed);
+    std::filesystem::remove_all(f.repro);
+    nlohmann::json j = {{"signature", f.signature}, {"graph_level", true}, {"backend", f.backend},
+                        {"op", op}, {"kind", f.kind}, {"what", f.what},
+                        {"graph_seed", seed_hex(d.model.seed)}};
+    if (!expected_by.empty()) j["expected_by"] = expected_by;
+    write_graph_repro(f.repro, Model{d.model.graph, d.model.inputs}, j, f.backend);
+    ++saved;
+  }
+  s.findings.push_back(f);
+}
+
 }  // namespace
 
 std::vector<std::string> graphs_default_backends(const Registry& registry) {
@@ -140,7 +181,8 @@ GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
     s.refused += m.refused;
     s.redrawn_constant += m.redrawn;
     ++s.storage_plans[storage_plan_name(m.storage)];
-    check_malformed(registry, m, k, s.backends, s.malformed);
+    check_malformed(registry, m, k, s.backends, s.malformed,
+                    [&](const MalformedDisagreement& d) { record_malformed(o, d, k, s, saved); });
     s.op_nodes += static_cast<int64_t>(m.graph.nodes.size() - m.inputs.params.size()) - 1;
     if (expected.kind == OutcomeKind::kOk) {
       ++s.valid;

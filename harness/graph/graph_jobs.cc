@@ -72,7 +72,9 @@ nlohmann::json summary_json(const GraphsSummary& s) {
                       {"seconds", s.seconds},   {"backends", s.backends},   {"compared", s.compared},
                       {"skipped", s.skipped},   {"skip_reasons", s.skip_reasons},
                       {"op_counts", s.op_counts}, {"pairs", s.pairs},       {"ops", s.ops},
-                      {"chainable", s.chainable}, {"chained", s.chained},   {"invalid", s.invalid}};
+                      {"chainable", s.chainable}, {"chained", s.chained},   {"invalid", s.invalid},
+                      {"redrawn_constant", s.redrawn_constant}, {"storage_plans", s.storage_plans},
+                      {"malformed", malformed_report(s.malformed)}};
   j["findings"] = nlohmann::json::array();
   for (const GraphFinding& f : s.findings) j["findings"].push_back(finding_json(f));
   return j;
@@ -97,6 +99,15 @@ GraphsSummary summary_from_json(const nlohmann::json& j) {
   s.chainable = j.at("chainable").get<Pairs>();
   s.chained = j.at("chained").get<Pairs>();
   s.invalid = j.at("invalid").get<std::map<std::string, std::pair<int64_t, std::string>>>();
+  s.redrawn_constant = j.at("redrawn_constant").get<int64_t>();
+  s.storage_plans = j.at("storage_plans").get<std::map<std::string, int64_t>>();
+  const nlohmann::json& bad = j.at("malformed");
+  s.malformed.drawn = bad.at("drawn").get<int64_t>();
+  s.malformed.refused = bad.at("refused").get<int64_t>();
+  s.malformed.by_kind = bad.at("by_kind").get<std::map<std::string, int64_t>>();
+  s.malformed.not_refused = bad.at("not_refused").get<std::vector<std::string>>();
+  s.malformed.disagreements = bad.at("disagreements").get<std::map<std::string, int64_t>>();
+  s.malformed.first_disagreement = bad.at("first_disagreement").get<std::map<std::string, std::string>>();
   for (const nlohmann::json& f : j.at("findings")) s.findings.push_back(finding_from_json(f));
   return s;
 }
@@ -113,6 +124,16 @@ GraphsSummary merge_graph_summaries(const std::vector<GraphsSummary>& parts) {
     m.op_nodes += p.op_nodes;
     m.drafts += p.drafts;
     m.refused += p.refused;
+    m.redrawn_constant += p.redrawn_constant;
+    add_counts(m.storage_plans, p.storage_plans);
+    m.malformed.drawn += p.malformed.drawn;
+    m.malformed.refused += p.malformed.refused;
+    add_counts(m.malformed.by_kind, p.malformed.by_kind);
+    for (const std::string& line : p.malformed.not_refused) {
+      if (m.malformed.not_refused.size() < 10) m.malformed.not_refused.push_back(line);
+    }
+    add_counts(m.malformed.disagreements, p.malformed.disagreements);
+    for (const auto& [b, first] : p.malformed.first_disagreement) m.malformed.first_disagreement.emplace(b, first);
     m.seconds = std::max(m.seconds, p.seconds);  // the jobs ran side by side
     add_counts(m.compared, p.compared);
     add_counts(m.skipped, p.skipped);

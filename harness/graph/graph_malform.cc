@@ -269,7 +269,8 @@ std::string malform_model(GeneratedModel& m, uint64_t seed) {
 }
 
 void check_malformed(const Registry& registry, const GeneratedModel& m, int64_t k,
-                     const std::vector<std::string>& backends, MalformedCounts& counts) {
+                     const std::vector<std::string>& backends, MalformedCounts& counts,
+                     const std::function<void(const MalformedDisagreement&)>& on_disagreement) {
   if (k % kMalformedEvery != kMalformedEvery - 1) return;
   GeneratedModel bad = m;
   const std::string kind = malform_model(bad, Rng(m.seed ^ 0x3A1F0B6D2C9E4857ull).next());
@@ -284,6 +285,7 @@ void check_malformed(const Registry& registry, const GeneratedModel& m, int64_t 
   for (const std::string& backend : backends) {
     const GraphRun a = run_graph(registry, backend, bad.graph, bad.inputs);
     if (a.skipped || a.kind == r.kind) continue;
+    if (on_disagreement) on_disagreement(MalformedDisagreement{backend, kind, bad, r, a});
     if (counts.disagreements[backend]++ == 0) {
       counts.first_disagreement[backend] = concat(kind, " seed ", seed_hex(m.seed), ": ", outcome_name(a.kind), " ",
                                                   a.message, " vs ", outcome_name(r.kind), " on the reference");

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 
 #include "cvmcheck/registry.h"
 #include "harness/graph/graph_gen.h"
+#include "harness/graph/graph_run.h"
 
 namespace cvm::graph {
 
@@ -41,10 +43,20 @@ struct MalformedCounts {
   std::map<std::string, std::string> first_disagreement;
 };
 
+// A backend that answered a malformed model with another outcome class than the reference.
+struct MalformedDisagreement {
+  std::string backend, kind;  // kind: the malformation's name
+  const GeneratedModel& model;  // the malformed copy
+  const GraphRun& reference;
+  const GraphRun& actual;
+};
+
 // Model k's malformed copy, when k is one of those, run on the reference and on each of
-// `backends` (one that skips the model is not counted) and counted.
+// `backends` (one that skips the model is not counted) and counted; each disagreement is handed
+// to `on_disagreement` too (the caller records it as a finding), when given.
 void check_malformed(const Registry& registry, const GeneratedModel& m, int64_t k,
-                     const std::vector<std::string>& backends, MalformedCounts& counts);
+                     const std::vector<std::string>& backends, MalformedCounts& counts,
+                     const std::function<void(const MalformedDisagreement&)>& on_disagreement = nullptr);
 
 nlohmann::json malformed_report(const MalformedCounts& counts);
 

@@ -1,5 +1,7 @@
 #include "harness/graph/graph_signature.h"
 
+#include <set>
+
 #include "harness/engine/call.h"
 #include "harness/engine/verdict.h"
 #include "harness/findings/finding.h"
@@ -35,6 +37,20 @@ std::optional<Call> node_call(const Registry& registry, const Graph& g, const Gr
   return std::nullopt;
 }
 
+// "after:,OP,OP,...,": the distinct operators of the nodes run before node `node`, sorted: the
+// case name a graph-level difference is listed by. A node that broke a later one need not be its
+// ancestor: the cpu non_max_suppression overwrites its input, which a sibling reads after it
+// (`case=*,non_max_suppression,*`).
+std::string operators_before(const Graph& g, int node) {
+  std::set<std::string> ops;
+  for (int n = 0; n < node && static_cast<size_t>(n) < g.nodes.size(); ++n) {
+    if (!g.nodes[static_cast<size_t>(n)].is_variable()) ops.insert(g.nodes[static_cast<size_t>(n)].operator_name());
+  }
+  std::string text = "after:,";
+  for (const std::string& op : ops) text += op + ",";
+  return text;
+}
+
 std::string matching_entry(const ExpectationSet& expectations, const std::string& backend,
                             const FailureFacts& facts) {
   const ExpectationEntry* e = expectations.empty() ? nullptr : expectations.match(backend, facts);
@@ -42,6 +58,12 @@ std::string matching_entry(const ExpectationSet& expectations, const std::string
 }
 
 }  // namespace
+
+std::string graph_expectation(const ExpectationSet& expectations, const std::string& backend,
+                              const std::string& op, const std::string& case_name,
+                              const std::string& signature) {
+  return matching_entry(expectations, backend, FailureFacts{op, case_name, "", signature, nullptr});
+}
 
 std::string graph_level_signature(const std::string& op, const std::string& backend,
                                   const std::string& kind) {
@@ -83,10 +105,12 @@ GraphSignature classify_difference(const Registry& registry, const Graph& g,
     }
   }
   s.signature = graph_level_signature(s.op, backend, d.kind);
-  // Seen as operator "graph|<op>", case "graph": an entry for the operator's calls (`where/*`)
-  // does not explain a difference only a model shows; sig: entries name graph-level ones.
+  // Seen as operator "graph|<op>", case "after:,OP,...,": an entry for the operator's calls
+  // (`where/*`) does not explain a difference only a model shows; sig: entries name graph-level
+  // ones, their conditions read the node's call as the model ran it (its inputs as recorded).
   s.expected_by = matching_entry(expectations, backend,
-                                 FailureFacts{"graph|" + s.op, "graph", "", s.signature, nullptr});
+                                 FailureFacts{"graph|" + s.op, operators_before(g, d.node), "",
+                                              s.signature, call ? &*call : nullptr});
   return s;
 }
 

@@ -26,6 +26,13 @@ struct GraphSignature {
 };
 
 // "graph|<op>|<backend>|<kind>": a difference that exists only in a model.
+// The expectation entry (its "FILE:LINE: reason") that explains a graph-level difference of
+// `signature`, seen as operator `op` (`graph|<op>`) and case `case_name` ("after:,OP,...," the
+// operators run before the differing node; "malformed"); "" when none does.
+std::string graph_expectation(const ExpectationSet& expectations, const std::string& backend,
+                              const std::string& op, const std::string& case_name,
+                              const std::string& signature);
+
 std::string graph_level_signature(const std::string& op, const std::string& backend,
                                   const std::string& kind);
 

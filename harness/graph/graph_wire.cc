@@ -6,6 +6,33 @@
 #include "harness/worker_client/worker_tensor.h"
 
 namespace cvm::graph {
+
+namespace {
+
+// `text` with every byte that is not part of valid UTF-8 replaced by '?': a worker's message is
+// any bytes (the original's quotes a malformed model's operator name), and every report that
+// carries it is JSON.
+std::string utf8_text(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = n != 0 && i + n <= text.size();
+    for (size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    if (ok) {
+      out.append(text, i, n);
+      i += n;
+    } else {
+      out += '?';
+      ++i;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 namespace wire = cvmcheck_worker;
 
 namespace {
@@ -70,7 +97,7 @@ wire::ModelReply model_reply_from_run(const GraphRun& run) {
 GraphRun run_from_model_reply(const Graph& g, uint32_t entries, const wire::ModelReply& reply) {
   GraphRun run;
   run.kind = outcome_kind(reply.outcome);
-  run.message = reply.message;
+  run.message = utf8_text(reply.message);
   run.rule = reply.rule;
   run.node = reply.node;
   if (reply.node >= 0 && static_cast<size_t>(reply.node) >= g.nodes.size()) {

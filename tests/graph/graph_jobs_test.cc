@@ -40,6 +40,10 @@ TEST_F(GraphJobs, ThreeJobsCheckTheModelsOfOne) {
   EXPECT_EQ(three.op_counts, one.op_counts);
   EXPECT_EQ(three.pairs, one.pairs);
   EXPECT_EQ(three.chained, one.chained);
+  EXPECT_EQ(three.redrawn_constant, one.redrawn_constant);
+  EXPECT_EQ(three.storage_plans, one.storage_plans);
+  EXPECT_EQ(three.malformed.by_kind, one.malformed.by_kind);
+  EXPECT_EQ(three.malformed.refused, one.malformed.refused);
   ASSERT_EQ(three.findings.size(), one.findings.size());
   ASSERT_FALSE(one.findings.empty());
   for (size_t k = 0; k < one.findings.size(); ++k) {
