@@ -85,6 +85,25 @@ TEST(GoldenGraphs, PlantedKernelFailsNamingTheFirstDifferingNode) {
   EXPECT_GE(failed, 1);
 }
 
+// The same planted kernel, listed by the signature of its call: every model it fails is an
+// xfail naming the entry, and the set passes.
+TEST_F(GoldenGraphsDir, ListedDifferencesAreXfail) {
+  const fs::path list = dir_ / "known.txt";
+  std::ofstream(list) << "sig:cvm_right_shift|optimized|value|*  [planted] ties to zero\n";
+  const ExpectationSet xfail = read_expectations({list.string()}, {});
+  const Registry r = testing::with_planted_kernel("planted-right-shift-ties-to-zero", "optimized");
+  const GoldenGraphsResult result = verify_golden_graphs(r, kCheckedIn, "optimized", xfail);
+  EXPECT_TRUE(result.ok());
+  int listed = 0;
+  for (const GoldenGraphResult& m : result.models) {
+    EXPECT_NE(m.status, "fail") << m.name << ": " << m.detail;
+    if (m.status != "xfail") continue;
+    ++listed;
+    EXPECT_NE(m.detail.find("[planted]"), std::string::npos) << m.detail;
+  }
+  EXPECT_GE(listed, 1);
+}
+
 TEST_F(GoldenGraphsDir, DamagedFileIsCorrupt) {
   fs::copy(kCheckedIn, dir_ / "set", fs::copy_options::recursive);
   const fs::path entry = dir_ / "set" / "chain_conv_bias_requant_relu_pool" / "entry_3.npy";

@@ -95,9 +95,10 @@ int run_verify_graphs(const GoldenCli& o) {
     }
     for (const Backend& b : registry().backends()) backends.push_back(b.name);
   }
+  const ExpectationSet xfail = expectations(o.xfail);
   bool ok = true;
   for (const std::string& backend : backends) {
-    const GoldenGraphsResult result = verify_golden_graphs(registry(), o.dir, backend);
+    const GoldenGraphsResult result = verify_golden_graphs(registry(), o.dir, backend, xfail);
     std::cout << golden_graphs_table(result, backend);
     ok = ok && result.ok();
   }
