@@ -98,7 +98,9 @@ void record(const Registry& registry, const GraphsOptions& o, const ModelAt& at,
   f.expected_by = sig.expected_by;
   f.nodes_drawn = op_node_count(m.graph);
   f.nodes_saved = f.nodes_drawn;
-  save_repro(registry, o, m, expected, d, f, saved);
+  // A known difference gets no repro and no shrinking time, as in the campaign: the repro bound
+  // is kept for the findings someone must look at.
+  if (f.expected_by.empty()) save_repro(registry, o, m, expected, d, f, saved);
   s.findings.push_back(f);
 }
 
@@ -130,7 +132,7 @@ void record_malformed(const GraphsOptions& o, const MalformedDisagreement& d, in
   f.count = 1;
   f.expected_by = expected_by;
   f.nodes_drawn = f.nodes_saved = op_node_count(d.model.graph);
-  if (!o.report_dir.empty() && saved < o.max_repros) {
+  if (!o.report_dir.empty() && saved < o.max_repros && expected_by.empty()) {
     f.repro = o.report_dir + "/repros/" + file_name(d.backend + "-" + op) + "-" + seed_hex(d.model.seed);
     std::filesystem::remove_all(f.repro);
     nlohmann::json j = {{"signature", f.signature}, {"graph_level", true}, {"backend", f.backend},
@@ -172,7 +174,7 @@ GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
   const Clock::time_point start = Clock::now();
   int saved = 0;
   const int64_t step = std::max(1, o.job_count);
-  for (int64_t k = o.job_index; o.max_graphs < 0 || k < o.max_graphs; k += step) {
+  for (int64_t k = o.first_model + o.job_index; o.max_graphs < 0 || k < o.max_graphs; k += step) {
     if (std::chrono::duration<double>(Clock::now() - start).count() >= o.seconds) break;
     const GeneratedModel m = generate_model(registry, case_seed(o.seed, static_cast<uint64_t>(k)), gen);
     const GraphRun expected = run_graph(registry, kReferenceBackend, m.graph, m.inputs);
@@ -254,7 +256,8 @@ nlohmann::json graphs_report(const GraphsSummary& s) {
   for (const GraphFinding& f : s.findings) {
     findings.push_back({{"signature", f.signature}, {"backend", f.backend}, {"op", f.op},
                         {"kind", f.kind}, {"first_differing_node", f.node}, {"what", f.what},
-                        {"graph_seed", seed_hex(f.graph_seed)}, {"count", f.count}, {"repro", f.repro},
+                        {"graph_seed", seed_hex(f.graph_seed)}, {"model", f.first_model},
+                        {"count", f.count}, {"repro", f.repro},
                         {"graph_level", f.graph_level}, {"expected_by", f.expected_by},
                         {"nodes_drawn", f.nodes_drawn}, {"nodes_saved", f.nodes_saved}});
   }

@@ -34,6 +34,9 @@ struct GraphsOptions {
   // Job `job_index` of `job_count` (--jobs, graph_jobs.h): it makes models job_index,
   // job_index + job_count, ...; max_graphs bounds the models of all jobs together.
   int job_index = 0, job_count = 1;
+  // The run's first model (--from-model K): with max_graphs K + 1, model K of the seed alone, as
+  // a finding's `model` names it.
+  int64_t first_model = 0;
 };
 
 struct GraphFinding {

@@ -128,6 +128,10 @@ Action add_graphs_command(CLI::App& app) {
   sub->add_option("--shrink-tries", cli->options.shrink_tries,
                   "Candidate models tried to shrink each saved repro (default 200; 0: as drawn)")
       ->check(CLI::NonNegativeNumber);
+  sub->add_option("--from-model", cli->options.first_model,
+                  "Start at model K of the seed (a finding's `model`; with --max-graphs K+1, that "
+                  "model alone)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_option("--jobs", cli->jobs,
                   "Processes sharing the models (default 1; 0: one per core), model k in job "
                   "k mod N: the same seed checks the same models with any number of jobs")
