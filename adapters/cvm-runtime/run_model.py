@@ -20,7 +20,11 @@ import struct
 import subprocess
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("adapters/cvm-runtime/run_model.py: needs numpy, which this python3 ({}) lacks: apt-get install python3-numpy, "
+             "or pip install numpy".format(sys.executable))
 
 OUTCOMES = {0: "ok", 1: "logic_error", 2: "runtime_error"}
 
