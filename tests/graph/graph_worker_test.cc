@@ -65,6 +65,14 @@ int64_t calls_of(const std::string& backend) {
 
 std::string exec_name(const std::string& command) { return std::string(kExecPrefix) + command; }
 
+// No address-space limit on the workers: a sanitized build's worker reserves terabytes of it at
+// its start.
+ExecSettings unlimited() {
+  ExecSettings settings;
+  settings.memory_bytes = 0;
+  return settings;
+}
+
 // The registry with external backends registered in it: a copy, so the tests that go through
 // every backend of the process's registry never meet these workers.
 Registry& registry_with_workers() {
@@ -74,7 +82,8 @@ Registry& registry_with_workers() {
 
 TEST(GraphWorker, AGraphWorkerRunsAModelAsOneMessage) {
   const std::string backend =
-      resolve_backend(registry_with_workers(), exec_name(std::string(CVMCHECK_BINARY) + " worker --backend optimized"), {});
+      resolve_backend(registry_with_workers(), exec_name(std::string(CVMCHECK_BINARY) + " worker --backend optimized"),
+                      unlimited());
   const Model m = conv_model();
   const GraphRun expected = run_graph(registry(), "reference", m.g, m.inputs);
   const int64_t before = calls_of(backend);
@@ -97,7 +106,7 @@ TEST(GraphWorker, AGraphWorkerRunsAModelAsOneMessage) {
 
 TEST(GraphWorker, AWorkerWithoutTheFlagRunsModelsNodeByNode) {
   const std::string backend =
-      resolve_backend(registry_with_workers(), exec_name(CVMCHECK_EXAMPLE_CPP_WORKER), {});
+      resolve_backend(registry_with_workers(), exec_name(CVMCHECK_EXAMPLE_CPP_WORKER), unlimited());
   const Model m = abs_model();
   const int64_t before = calls_of(backend);
   const GraphRun actual = run_graph(registry_with_workers(), backend, m.g, m.inputs);
@@ -165,7 +174,7 @@ class GraphWorkerCli : public testing::TempDirTest {
 
 TEST_F(GraphWorkerCli, GraphsThroughTheWorkerCommandAgreeWithTheReference) {
   const std::string backend = std::string("exec:") + CVMCHECK_BINARY + " worker --backend optimized";
-  ASSERT_EQ(run("graphs --max-graphs 12 --seconds 600 --seed 5 --backends '" + backend +
+  ASSERT_EQ(run("graphs --max-graphs 12 --seconds 600 --seed 5 --worker-memory 0 --backends '" + backend +
                 "' --report " + report()),
             0)
       << testing::file_text(out()) << testing::file_text((dir_ / "err.txt").string());
@@ -180,7 +189,7 @@ TEST_F(GraphWorkerCli, FindsThePlantedWrongStoragePlan) {
   // The GPU bundle (ci/gpu-bundle.sh) leaves this CPU-only worker out, to stay within its size.
   if (!std::filesystem::exists(CVMCHECK_WRONG_STORAGE_WORKER)) GTEST_SKIP() << "no wrong_storage_worker";
   const std::string backend = std::string("exec:") + CVMCHECK_WRONG_STORAGE_WORKER;
-  ASSERT_EQ(run("graphs --max-graphs 30 --seconds 600 --seed 7 --backends '" + backend +
+  ASSERT_EQ(run("graphs --max-graphs 30 --seconds 600 --seed 7 --worker-memory 0 --backends '" + backend +
                 "' --report " + report()),
             1)
       << testing::file_text(out()) << testing::file_text((dir_ / "err.txt").string());
@@ -194,7 +203,7 @@ TEST_F(GraphWorkerCli, FindsThePlantedWrongStoragePlan) {
   ASSERT_FALSE(first["repro"].get<std::string>().empty()) << first.dump();
   EXPECT_LE(first["nodes_saved"].get<int>(), 3) << first.dump();
   // Its folder replays the difference.
-  EXPECT_EQ(run("run " + first["repro"].get<std::string>() + " --backend '" + backend + "'"), 1)
+  EXPECT_EQ(run("run " + first["repro"].get<std::string>() + " --worker-memory 0 --backend '" + backend + "'"), 1)
       << testing::file_text(out());
 }
 
