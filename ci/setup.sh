@@ -10,7 +10,7 @@ packages=(
   cmake ninja-build g++ clang libclang-rt-dev
   libgtest-dev librapidcheck-dev nlohmann-json3-dev libcli11-dev
   libbenchmark-dev libdnnl-dev libomp-dev libssl-dev libsqlite3-dev
-  python3-numpy ccache lld
+  python3-numpy ccache lld gdb
   libsimde-dev
   shellcheck nodejs
 )

@@ -9,6 +9,7 @@
 //
 //   crash          SIGSEGV on call N               abort       SIGABRT on call N
 //   exit           exit(3) on call N               hang        sleeps forever on call N
+//   spin           loops forever on call N, burning a core
 //   memory         on call N, allocates and touches 64 MiB blocks until the memory runs out
 //                  (then aborts: a worker that cannot get memory must not answer)
 //   wrong-value    from call N, output 0's first value of every ok reply is off by one bit
@@ -50,14 +51,14 @@ struct Options {
 
 const char* const kUsage =
     "usage: broken_worker MODE [KIND] [--on-call N] -- COMMAND [ARG...]\n"
-    "  MODE: crash abort exit hang memory wrong-value wrong-class garbage bad-handshake "
+    "  MODE: crash abort exit hang spin memory wrong-value wrong-class garbage bad-handshake "
     "bad-version\n"
     "  KIND (garbage): bad-length zero-length truncated unknown-outcome data-size unknown-dtype "
     "oversized-count trailing-bytes wrong-id wrong-type\n"
     "  COMMAND: the inner worker, e.g. cvmcheck worker --backend reference\n";
 
 bool known_mode(const Options& o) {
-  static const char* const kModes[] = {"crash", "abort", "exit", "hang", "memory",
+  static const char* const kModes[] = {"crash", "abort", "exit", "hang", "spin", "memory",
                                        "wrong-value", "wrong-class", "garbage",
                                        "bad-handshake", "bad-version"};
   static const char* const kKinds[] = {"bad-length", "zero-length", "truncated",
@@ -154,7 +155,7 @@ char* volatile g_last_block = nullptr;
 
 bool is_fatal(const std::string& mode) {
   return mode == "crash" || mode == "abort" || mode == "exit" || mode == "hang" ||
-         mode == "memory";
+         mode == "spin" || mode == "memory";
 }
 
 [[noreturn]] void misbehave_fatally(const std::string& mode) {
@@ -166,6 +167,9 @@ bool is_fatal(const std::string& mode) {
     std::exit(3);
   } else if (mode == "hang") {
     for (;;) ::pause();
+  } else if (mode == "spin") {
+    for (volatile uint64_t turns = 0;; turns = turns + 1) {
+    }
   } else if (mode == "memory") {
     touch_memory_forever();
   }

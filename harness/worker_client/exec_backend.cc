@@ -85,6 +85,7 @@ std::string resolve_backend(Registry& registry, const std::string& name,
   WorkerOptions options;
   options.command = backend.command;
   options.call_timeout_s = settings.call_timeout_s;
+  options.hang_stacks = settings.hang_stacks;
   options.memory_bytes = settings.memory_bytes;
   options.spin_us = settings.spin_us;
   if (!settings.log_dir.empty()) {

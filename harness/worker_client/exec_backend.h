@@ -18,6 +18,7 @@ struct ExecSettings {
   int64_t memory_bytes = int64_t{4} << 30;  // 0: no limit
   std::string log_dir;                      // the workers' stderr logs; empty: $TMPDIR
   double spin_us = 0;                       // WorkerOptions::spin_us
+  bool hang_stacks = false;                 // WorkerOptions::hang_stacks
 };
 
 inline constexpr const char* kExecPrefix = "exec:";

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cvmcheck/errors.h"
+#include "harness/worker_client/hang_probe.h"
 #include "harness/worker_client/worker_call.h"
 
 namespace cvm {
@@ -318,9 +319,17 @@ Outcome WorkerClient::crashed(const std::string& when) {
 }
 
 Outcome WorkerClient::hung() {
+  const HangProbe probe = probe_hung_process(
+      pid_, 0.3, options_.hang_stacks ? options_.log_path + ".stacks.txt" : std::string());
   stop(/*polite=*/false);
-  return failure("hang", concat("no reply within ", options_.call_timeout_s,
-                                " s (--call-timeout); the worker was killed"));
+  std::string message = concat("no reply within ", options_.call_timeout_s,
+                               " s (--call-timeout); the worker was killed");
+  if (!probe.summary.empty()) message += concat(" (it was ", probe.summary, ")");
+  if (!probe.stack_path.empty()) {
+    message += concat(probe.stacks_taken ? "; its stacks: " : "; no stacks taken, see ",
+                      probe.stack_path);
+  }
+  return failure("hang", message);
 }
 
 Outcome WorkerClient::finish() {

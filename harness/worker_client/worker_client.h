@@ -26,6 +26,7 @@ struct WorkerOptions {
   int64_t memory_bytes = int64_t{4} << 30;  // RLIMIT_AS of the worker; 0 for none
   std::string log_path;            // the worker's stderr (appended); empty: a file in $TMPDIR
   double spin_us = 0;              // poll for a reply this long before sleeping on it
+  bool hang_stacks = false;        // on a hang, gdb's backtraces to LOG_PATH.stacks.txt
 };
 
 // The worker does not start or fails its handshake: names the command and the tail of stderr.

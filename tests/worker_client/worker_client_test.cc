@@ -140,6 +140,42 @@ TEST(WorkerClient, ACallOverTheTimeoutIsAHangAndTheWorkerIsKilled) {
   EXPECT_EQ(client.restarts(), 1);
 }
 
+// The hang's message says what the worker was doing when it was killed: blocked (sleeping,
+// no CPU) or spinning (running), and with hang_stacks, its stacks in a file beside its log.
+TEST(WorkerClient, AHangSaysWhetherTheWorkerWasBlockedOrSpinning) {
+  WorkerClient blocked(options_for(broken("hang --on-call 1"), /*timeout_s=*/0.3));
+  const Outcome asleep = call_abs(blocked);
+  EXPECT_EQ(asleep.failure, "hang");
+  EXPECT_NE(asleep.message.find("(it was sleeping, 0.00 CPU-s per s"), std::string::npos)
+      << asleep.message;
+  WorkerClient spinning(options_for(broken("spin --on-call 1"), /*timeout_s=*/0.3));
+  const Outcome busy = call_abs(spinning);
+  EXPECT_EQ(busy.failure, "hang");
+  EXPECT_NE(busy.message.find("(it was running, "), std::string::npos) << busy.message;
+}
+
+TEST(WorkerClient, AHangWithHangStacksWritesTheWorkersStacks) {
+  WorkerOptions o = options_for(broken("hang --on-call 1"), /*timeout_s=*/0.3);
+  o.hang_stacks = true;
+  WorkerClient client(o);
+  const std::string stacks = client.log_path() + ".stacks.txt";
+  std::filesystem::remove(stacks);
+  const Outcome hung = call_abs(client);
+  ASSERT_EQ(hung.failure, "hang");
+  std::ifstream in(stacks);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find(": no reply in time"), std::string::npos) << text;
+  // Where gdb attached, the sleeping thread's frames; else the message points at the reason.
+  if (hung.message.find("; its stacks: " + stacks) != std::string::npos) {
+    EXPECT_NE(text.find("#0 "), std::string::npos) << text;
+    EXPECT_NE(text.find("pause"), std::string::npos) << text;
+  } else {
+    EXPECT_NE(hung.message.find("; no stacks taken, see " + stacks), std::string::npos)
+        << hung.message;
+  }
+  std::filesystem::remove(stacks);
+}
+
 TEST(WorkerClient, AMemoryBlowUpIsStoppedByTheRlimit) {
   if (kAsan) GTEST_SKIP() << "an address-space rlimit cannot apply to an ASan worker";
   WorkerOptions o = options_for(broken("memory --on-call 1"));

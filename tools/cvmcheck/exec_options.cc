@@ -42,6 +42,10 @@ void add_exec_options(CLI::App* sub, ExecCli& cli) {
                   "helps only with a core to spare per worker (docs/backend-protocol.md)")
       ->check(CLI::NonNegativeNumber)
       ->group("External backends");
+  sub->add_flag("--hang-stacks", cli.settings.hang_stacks,
+               "On a hang, append the worker's stacks (gdb, when installed) to its stderr log "
+               "with .stacks.txt")
+      ->group("External backends");
   sub->add_option("--worker-log-dir", cli.settings.log_dir,
                   "Directory for the workers' stderr logs (default: $TMPDIR)")
       ->group("External backends");
