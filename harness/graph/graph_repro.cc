@@ -5,6 +5,7 @@
 #include "cvmcheck/errors.h"
 #include "harness/graph/graph_folder.h"
 #include "harness/graph/graph_signature.h"
+#include "harness/worker_client/exec_backend.h"
 
 namespace cvm::graph {
 
@@ -29,7 +30,7 @@ ShrunkModel shrink_finding(const Registry& registry, const std::string& backend,
 }
 
 std::string graph_replay_line(const std::string& dir, const std::string& backend) {
-  return "cvmcheck run " + dir + " --backend " + backend;
+  return "cvmcheck run " + dir + " " + backend_cli_args(backend);
 }
 
 void write_graph_repro(const std::string& dir, const Model& model, nlohmann::json finding,

@@ -28,7 +28,8 @@ ShrunkModel shrink_finding(const Registry& registry, const std::string& backend,
                            const GraphRun& expected, const GraphDifference& d,
                            const ExpectationSet& expectations, int max_tries);
 
-// "cvmcheck run DIR --backend NAME"
+// "cvmcheck run DIR --backend NAME", with the backend's definition where one made it
+// (exec_backend.h, backend_cli_args)
 std::string graph_replay_line(const std::string& dir, const std::string& backend);
 
 // Writes `model` as a graph folder `dir` with `finding` (its replay line added) as finding.json.

@@ -188,9 +188,10 @@ TEST_F(GraphWorkerCli, GraphsThroughTheWorkerCommandAgreeWithTheReference) {
 TEST_F(GraphWorkerCli, FindsThePlantedWrongStoragePlan) {
   // The GPU bundle (ci/gpu-bundle.sh) leaves this CPU-only worker out, to stay within its size.
   if (!std::filesystem::exists(CVMCHECK_WRONG_STORAGE_WORKER)) GTEST_SKIP() << "no wrong_storage_worker";
-  const std::string backend = std::string("exec:") + CVMCHECK_WRONG_STORAGE_WORKER;
-  ASSERT_EQ(run("graphs --max-graphs 30 --seconds 600 --seed 7 --worker-memory 0 --backends '" + backend +
-                "' --report " + report()),
+  // A named worker (--backend-def), so that the replay line must carry its definition.
+  const std::string definition = std::string("wrong-storage=") + CVMCHECK_WRONG_STORAGE_WORKER;
+  ASSERT_EQ(run("graphs --max-graphs 30 --seconds 600 --seed 7 --worker-memory 0 --backend-def '" +
+                definition + "' --backends wrong-storage --report " + report()),
             1)
       << testing::file_text(out()) << testing::file_text((dir_ / "err.txt").string());
   const auto j = nlohmann::json::parse(testing::file_text(report() + "/graphs.json"));
@@ -202,9 +203,14 @@ TEST_F(GraphWorkerCli, FindsThePlantedWrongStoragePlan) {
   const auto& first = j["findings"][0];
   ASSERT_FALSE(first["repro"].get<std::string>().empty()) << first.dump();
   EXPECT_LE(first["nodes_saved"].get<int>(), 3) << first.dump();
-  // Its folder replays the difference.
-  EXPECT_EQ(run("run " + first["repro"].get<std::string>() + " --worker-memory 0 --backend '" + backend + "'"), 1)
-      << testing::file_text(out());
+  // Its replay line, as written, replays the difference.
+  const auto finding =
+      nlohmann::json::parse(testing::file_text(first["repro"].get<std::string>() + "/finding.json"));
+  const std::string replay = finding["replay"];
+  EXPECT_EQ(replay, "cvmcheck run " + first["repro"].get<std::string>() + " --backend-def '" +
+                        definition + "' --backend wrong-storage");
+  ASSERT_EQ(replay.rfind("cvmcheck ", 0), 0u) << replay;
+  EXPECT_EQ(run(replay.substr(9) + " --worker-memory 0"), 1) << testing::file_text(out());
 }
 
 }  // namespace
