@@ -148,6 +148,8 @@ TEST(WorkerClient, AHangSaysWhetherTheWorkerWasBlockedOrSpinning) {
   EXPECT_EQ(asleep.failure, "hang");
   EXPECT_NE(asleep.message.find("(it was sleeping, 0.00 CPU-s per s"), std::string::npos)
       << asleep.message;
+  // The inner worker behind it, in its process group, is named too (waiting for a call).
+  EXPECT_NE(asleep.message.find("; its process "), std::string::npos) << asleep.message;
   WorkerClient spinning(options_for(broken("spin --on-call 1"), /*timeout_s=*/0.3));
   const Outcome busy = call_abs(spinning);
   EXPECT_EQ(busy.failure, "hang");
