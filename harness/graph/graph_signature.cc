@@ -40,11 +40,13 @@ std::optional<Call> node_call(const Registry& registry, const Graph& g, const Gr
 // "after:,OP,OP,...,": the distinct operators of the nodes run before node `node`, sorted: the
 // case name a graph-level difference is listed by. A node that broke a later one need not be its
 // ancestor: the cpu non_max_suppression overwrites its input, which a sibling reads after it
-// (`case=*,non_max_suppression,*`).
+// (`case=*,non_max_suppression,*`). Where the graph as a whole differs (node -1: a hang, a crash,
+// the packed output), every operator of the model ran or may have.
 std::string operators_before(const Graph& g, int node) {
   std::set<std::string> ops;
-  for (int n = 0; n < node && static_cast<size_t>(n) < g.nodes.size(); ++n) {
-    if (!g.nodes[static_cast<size_t>(n)].is_variable()) ops.insert(g.nodes[static_cast<size_t>(n)].operator_name());
+  const size_t end = node < 0 ? g.nodes.size() : static_cast<size_t>(node);
+  for (size_t n = 0; n < end && n < g.nodes.size(); ++n) {
+    if (!g.nodes[n].is_variable()) ops.insert(g.nodes[n].operator_name());
   }
   std::string text = "after:,";
   for (const std::string& op : ops) text += op + ",";

@@ -4,6 +4,10 @@
 // a graph-level finding shrunk to at most 3 operator nodes.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <set>
 
@@ -209,6 +213,50 @@ TEST(GraphShrink, AFaultOnlyAModelShowsIsGraphLevelAndShrinksToAtMostThreeNodes)
   EXPECT_LE(s.op_nodes_after, 3) << producer << " -> " << consumer;
   EXPECT_LE(s.tries, 200);
   EXPECT_EQ(model_signature(r, "chain-fault", s.model, ExpectationSet()), sig.signature);
+}
+
+// A hang (or crash) of the whole model blames no node: its case names every operator of the
+// model, so an entry can say which operators a graph-level hang needs (the original's
+// cvm_precision spinning on INT32_MIN that a where before it left in storage).
+TEST(GraphSignature, AWholeGraphFailureIsListedByEveryOperatorOfTheModel) {
+  GenOptions o;
+  o.nodes = 8;
+  for (uint64_t seed = 1; seed < 200; ++seed) {
+    const GeneratedModel m = generate_model(registry(), seed, o);
+    const GraphRun expected = run_graph(registry(), kReferenceBackend, m.graph, m.inputs);
+    if (expected.kind != OutcomeKind::kOk) continue;
+    // The last operator node's operator, found nowhere before it: named only by the whole model.
+    std::string last;
+    int uses = 0;
+    for (const Node& n : m.graph.nodes) {
+      if (n.is_variable()) continue;
+      last = n.operator_name();
+    }
+    for (const Node& n : m.graph.nodes) uses += !n.is_variable() && n.operator_name() == last;
+    if (uses != 1) continue;
+    GraphRun hung;
+    hung.kind = OutcomeKind::kRuntimeError;
+    hung.failure = "hang";
+    hung.message = "no reply within 10 s";
+    const auto d = diff_runs(m.graph, expected, hung);
+    ASSERT_TRUE(d);
+    ASSERT_EQ(d->node, -1);
+    // The entry as a list file says it.
+    const std::string list = (std::filesystem::temp_directory_path() /
+                              ("cvmcheck-whole-graph-" + std::to_string(::getpid()) + ".txt"))
+                                 .string();
+    std::ofstream(list) << "sig:graph|graph|*|hang&case=*," << last << ",*  planted for this test\n";
+    ExpectationSet known;
+    known.by_backend[""] = ExpectedFailures::read(list);
+    std::filesystem::remove(list);
+    const GraphSignature sig =
+        classify_difference(registry(), m.graph, expected, hung, "worker", *d, known);
+    EXPECT_TRUE(sig.graph_level);
+    EXPECT_EQ(sig.signature, "graph|graph|worker|hang");
+    EXPECT_EQ(sig.expected_by, list + ":1: planted for this test") << "seed " << seed << ", " << last;
+    return;
+  }
+  FAIL() << "no model whose last operator is used once";
 }
 
 }  // namespace
