@@ -67,6 +67,18 @@ done
 /usr/bin/python3 "$here/run_model.py" --worker "$build/bin/cvm-runtime-worker --device cpu" \
   --check original.json "$root"/docs/conformance/cvm-runtime-repros/graph-cpu-nms-overwrites-input/ \
   >/dev/null || status=1
+# The formal backend's cvm_precision spinning on INT32_MIN (a model's where leaves it): still a
+# hang, bounded by the call timeout. The JSON line cvmcheck prints names the finding.
+if [ -n "$cvmcheck" ]; then
+  hang="$root/docs/conformance/cvm-runtime-repros/graph-formal-precision-int32-min-hang"
+  echo "== $hang on cvm-runtime/formal"
+  line=$("$cvmcheck" run "$hang" --call-timeout 3 --backend cvm-runtime-formal \
+    --backend-def "cvm-runtime-formal=$build/bin/cvm-runtime-worker --device formal" || true)
+  if ! grep -q '"signature":"graph|graph|cvm-runtime-formal|hang"' <<<"$line"; then
+    echo "FAIL: the repro no longer hangs on formal: $line"
+    status=1
+  fi
+fi
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ -n "$cvmcheck" ] && [ -x "$nvcc" ]; then
   cuda_build="${CVM_RUNTIME_CUDA_BUILD_DIR:-$root/build-cvm-runtime-cuda}"
