@@ -17,33 +17,13 @@
 #include "harness/graph/graph_worker_run.h"
 #include "harness/worker_client/exec_backend.h"
 #include "registry/registry.h"
+#include "support/graph_models.h"
 #include "support/paths.h"
 #include "support/spawned_cli.h"
 #include "support/temp_dir.h"
 
 namespace cvm::graph {
 namespace {
-
-struct Model {
-  Graph g;
-  ModelInputs inputs;
-};
-
-// data (1, 1, 2, 2) -> conv2d with a 1x1 weight of 2 -> relu -> cvm_right_shift.
-Model conv_model() {
-  GraphBuilder b;
-  const EntryRef data = b.add_variable("data", {1, 1, 2, 2}, 8);
-  const EntryRef w = b.add_variable("param_1", {1, 1, 1, 1}, 8);
-  const uint32_t conv = b.add_op("conv2d", R"j({"channels": "1", "kernel_size": "(1, 1)", "use_bias": "False"})j",
-                                 {data, w}, {{1, 1, 2, 2}}, {17});
-  const uint32_t relu = b.add_op("relu", "{}", {{conv, 0, 0}}, {{1, 1, 2, 2}}, {17});
-  const uint32_t shift = b.add_op("cvm_right_shift", R"({"precision": "8", "shift_bit": "1"})",
-                                  {{relu, 0, 0}}, {{1, 1, 2, 2}}, {8});
-  Model m{b.finish({{shift, 0, 0}}), {}};
-  m.inputs.data = Tensor::from_values({1, 1, 2, 2}, {1, -2, 3, 127}, 8);
-  m.inputs.params = {{"param_1", Tensor::from_values({1, 1, 1, 1}, {2}, 8)}};
-  return m;
-}
 
 // data (3) -> abs -> negative: operators the example C++ worker implements.
 Model abs_model() {
@@ -84,10 +64,10 @@ TEST(GraphWorker, AGraphWorkerRunsAModelAsOneMessage) {
   const std::string backend =
       resolve_backend(registry_with_workers(), exec_name(std::string(CVMCHECK_BINARY) + " worker --backend optimized"),
                       unlimited());
-  const Model m = conv_model();
-  const GraphRun expected = run_graph(registry(), "reference", m.g, m.inputs);
+  const Model m = testing::conv_relu_shift_model();
+  const GraphRun expected = run_graph(registry(), "reference", m.graph, m.inputs);
   const int64_t before = calls_of(backend);
-  const GraphRun actual = run_graph(registry_with_workers(), backend, m.g, m.inputs);
+  const GraphRun actual = run_graph(registry_with_workers(), backend, m.graph, m.inputs);
   EXPECT_EQ(calls_of(backend), before + 1);  // one graph request, not three calls
   ASSERT_EQ(actual.kind, OutcomeKind::kOk) << actual.failure << ": " << actual.message;
   ASSERT_EQ(actual.entries.size(), 5u);
@@ -95,13 +75,13 @@ TEST(GraphWorker, AGraphWorkerRunsAModelAsOneMessage) {
   ASSERT_TRUE(expected.packed && actual.packed);
   EXPECT_EQ(*actual.packed, *expected.packed);
   EXPECT_EQ(actual.packed->bytes, (std::vector<uint8_t>{1, 0, 3, 127}));
-  EXPECT_FALSE(diff_runs(m.g, expected, actual));
+  EXPECT_FALSE(diff_runs(m.graph, expected, actual));
 
-  Model bad = conv_model();  // a parameter out of its precision: the worker's loader refuses it
+  Model bad = testing::conv_relu_shift_model();  // a parameter out of its precision: the worker's loader refuses it
   bad.inputs.params[0].second.set(0, 1000);
-  const GraphRun refused = run_graph(registry_with_workers(), backend, bad.g, bad.inputs);
+  const GraphRun refused = run_graph(registry_with_workers(), backend, bad.graph, bad.inputs);
   EXPECT_EQ(refused.kind, OutcomeKind::kLogicError) << refused.message;
-  EXPECT_FALSE(diff_runs(bad.g, run_graph(registry(), "reference", bad.g, bad.inputs), refused));
+  EXPECT_FALSE(diff_runs(bad.graph, run_graph(registry(), "reference", bad.graph, bad.inputs), refused));
 }
 
 TEST(GraphWorker, AWorkerWithoutTheFlagRunsModelsNodeByNode) {
@@ -109,27 +89,27 @@ TEST(GraphWorker, AWorkerWithoutTheFlagRunsModelsNodeByNode) {
       resolve_backend(registry_with_workers(), exec_name(CVMCHECK_EXAMPLE_CPP_WORKER), unlimited());
   const Model m = abs_model();
   const int64_t before = calls_of(backend);
-  const GraphRun actual = run_graph(registry_with_workers(), backend, m.g, m.inputs);
+  const GraphRun actual = run_graph(registry_with_workers(), backend, m.graph, m.inputs);
   EXPECT_EQ(calls_of(backend), before + 2);  // abs, then negative
   ASSERT_EQ(actual.kind, OutcomeKind::kOk) << actual.message;
-  EXPECT_FALSE(diff_runs(m.g, run_graph(registry(), "reference", m.g, m.inputs), actual));
+  EXPECT_FALSE(diff_runs(m.graph, run_graph(registry(), "reference", m.graph, m.inputs), actual));
 }
 
 TEST(GraphWorker, AReplyThatCannotBeTheGraphsIsAProtocolError) {
-  const Model m = conv_model();
+  const Model m = testing::conv_relu_shift_model();
   cvmcheck_worker::ModelReply reply;
   reply.entries.resize(4);  // the graph has 5
-  EXPECT_THROW(run_from_model_reply(m.g, 5, reply), cvmcheck_worker::ProtocolError);
+  EXPECT_THROW(run_from_model_reply(m.graph, 5, reply), cvmcheck_worker::ProtocolError);
   reply.entries.clear();
   reply.node = 5;  // nodes 0..4
-  EXPECT_THROW(run_from_model_reply(m.g, 5, reply), cvmcheck_worker::ProtocolError);
+  EXPECT_THROW(run_from_model_reply(m.graph, 5, reply), cvmcheck_worker::ProtocolError);
   reply.node = 4;
   reply.entries.resize(5);
   cvmcheck_worker::Tensor no_dims;  // breaks the tensor limits
   reply.entries[1] = no_dims;
-  EXPECT_THROW(run_from_model_reply(m.g, 5, reply), cvmcheck_worker::ProtocolError);
+  EXPECT_THROW(run_from_model_reply(m.graph, 5, reply), cvmcheck_worker::ProtocolError);
   reply.entries[1].reset();
-  EXPECT_EQ(run_from_model_reply(m.g, 5, reply).node, 4);
+  EXPECT_EQ(run_from_model_reply(m.graph, 5, reply).node, 4);
 }
 
 // A worker that says hello with kFlagGraphs (payload: 'H', version 1, an empty name, flags 8,
@@ -144,8 +124,8 @@ WorkerOptions fake_graph_worker(const std::string& then) {
 
 // The worker's failures during a model, each a failure of its own kind, and a difference of it.
 TEST(GraphWorker, ACrashAHangOrAMalformedReplyIsTheModelsFailure) {
-  const Model m = conv_model();
-  const GraphRun expected = run_graph(registry(), "reference", m.g, m.inputs);
+  const Model m = testing::conv_relu_shift_model();
+  const GraphRun expected = run_graph(registry(), "reference", m.graph, m.inputs);
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"exec sleep 60", "hang"},                   // never answers
       {"head -c 30 >/dev/null; exit 3", "crash"},  // reads into the model, ends unanswered
@@ -153,10 +133,10 @@ TEST(GraphWorker, ACrashAHangOrAMalformedReplyIsTheModelsFailure) {
   for (const auto& [then, kind] : cases) {
     WorkerClient worker(fake_graph_worker(then));
     ASSERT_TRUE(worker.runs_models()) << then;
-    const GraphRun run = run_graph_on_worker(worker, registry(), "reference", m.g, m.inputs);
+    const GraphRun run = run_graph_on_worker(worker, registry(), "reference", m.graph, m.inputs);
     EXPECT_EQ(run.failure, kind) << then << ": " << run.message;
     EXPECT_EQ(run.kind, OutcomeKind::kRuntimeError) << then;
-    const auto d = diff_runs(m.g, expected, run);
+    const auto d = diff_runs(m.graph, expected, run);
     ASSERT_TRUE(d) << then;
     EXPECT_EQ(d->kind, kind) << then;
   }
