@@ -14,6 +14,7 @@
 #include "harness/graph/graph_rng.h"
 #include "harness/graph/graph_run.h"
 #include "harness/graph/graph_signature.h"
+#include "harness/worker_client/exec_backend.h"
 
 namespace cvm::graph {
 namespace {
@@ -211,6 +212,11 @@ GraphsSummary run_graphs(const Registry& registry, const GraphsOptions& o) {
     }
   }
   s.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  for (const ExecBackendInfo& w : exec_backends()) {
+    if (std::find(s.backends.begin(), s.backends.end(), w.name) == s.backends.end()) continue;
+    s.worker_restarts[w.name] = w.restarts;
+    s.worker_requests[w.name] = w.calls;
+  }
   return s;
 }
 
@@ -234,6 +240,8 @@ nlohmann::json graphs_report(const GraphsSummary& s) {
   j["malformed"] = malformed_report(s.malformed);
   j["backends"] = s.backends;
   j["compared"] = s.compared;
+  j["worker_restarts"] = s.worker_restarts;
+  j["worker_requests"] = s.worker_requests;
   j["skipped"] = s.skipped;
   j["skip_reasons"] = s.skip_reasons;
   j["operators_covered"] = s.op_counts;

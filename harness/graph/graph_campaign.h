@@ -70,6 +70,10 @@ struct GraphsSummary {
   std::vector<std::string> backends;
   std::map<std::string, int64_t> compared, skipped;  // per backend, graphs
   std::map<std::string, std::string> skip_reasons;    // per backend, the first one
+  // Per external backend, its worker's restarts (after a crash, a hang or a protocol error) and
+  // the requests sent to it (models, shrinking tries, single-call reruns; exec_backend.h): how
+  // often the implementation went down.
+  std::map<std::string, int64_t> worker_restarts, worker_requests;
   std::map<std::string, int64_t> op_counts;          // operator nodes in valid graphs
   std::set<std::pair<std::string, std::string>> pairs;  // producer -> consumer, valid graphs
   // The coverage's denominator: the operators drawn from, the pairs of them that can chain

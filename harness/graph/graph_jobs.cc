@@ -74,7 +74,8 @@ nlohmann::json summary_json(const GraphsSummary& s) {
                       {"op_counts", s.op_counts}, {"pairs", s.pairs},       {"ops", s.ops},
                       {"chainable", s.chainable}, {"chained", s.chained},   {"invalid", s.invalid},
                       {"redrawn_constant", s.redrawn_constant}, {"storage_plans", s.storage_plans},
-                      {"malformed", malformed_report(s.malformed)}};
+                      {"malformed", malformed_report(s.malformed)},
+                      {"worker_restarts", s.worker_restarts}, {"worker_requests", s.worker_requests}};
   j["findings"] = nlohmann::json::array();
   for (const GraphFinding& f : s.findings) j["findings"].push_back(finding_json(f));
   return j;
@@ -93,6 +94,8 @@ GraphsSummary summary_from_json(const nlohmann::json& j) {
   s.compared = j.at("compared").get<std::map<std::string, int64_t>>();
   s.skipped = j.at("skipped").get<std::map<std::string, int64_t>>();
   s.skip_reasons = j.at("skip_reasons").get<std::map<std::string, std::string>>();
+  s.worker_restarts = j.at("worker_restarts").get<std::map<std::string, int64_t>>();
+  s.worker_requests = j.at("worker_requests").get<std::map<std::string, int64_t>>();
   s.op_counts = j.at("op_counts").get<std::map<std::string, int64_t>>();
   s.pairs = j.at("pairs").get<Pairs>();
   s.ops = j.at("ops").get<std::set<std::string>>();
@@ -137,6 +140,8 @@ GraphsSummary merge_graph_summaries(const std::vector<GraphsSummary>& parts) {
     m.seconds = std::max(m.seconds, p.seconds);  // the jobs ran side by side
     add_counts(m.compared, p.compared);
     add_counts(m.skipped, p.skipped);
+    add_counts(m.worker_restarts, p.worker_restarts);
+    add_counts(m.worker_requests, p.worker_requests);
     for (const auto& [b, why] : p.skip_reasons) m.skip_reasons.emplace(b, why);
     add_counts(m.op_counts, p.op_counts);
     m.pairs.insert(p.pairs.begin(), p.pairs.end());

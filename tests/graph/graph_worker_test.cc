@@ -161,6 +161,9 @@ TEST_F(GraphWorkerCli, GraphsThroughTheWorkerCommandAgreeWithTheReference) {
   const auto j = nlohmann::json::parse(testing::file_text(report() + "/graphs.json"));
   EXPECT_EQ(j["graphs"], 12);
   EXPECT_TRUE(j["findings"].empty());
+  // Its worker (one per job, summed): a request per model and per malformed copy, no restart.
+  EXPECT_EQ(j["worker_requests"][backend], 12 + j["malformed"]["drawn"].get<int>()) << j.dump();
+  EXPECT_EQ(j["worker_restarts"][backend], 0) << j.dump();
   EXPECT_NE(testing::file_text(out()).find(": 12 compared"), std::string::npos)
       << testing::file_text(out());
 }
@@ -176,6 +179,11 @@ TEST_F(GraphWorkerCli, FindsThePlantedWrongStoragePlan) {
       << testing::file_text(out()) << testing::file_text((dir_ / "err.txt").string());
   const auto j = nlohmann::json::parse(testing::file_text(report() + "/graphs.json"));
   ASSERT_FALSE(j["findings"].empty());
+  // Models, shrinking tries and single-call reruns went to the worker, which never went down.
+  EXPECT_GT(j["worker_requests"]["wrong-storage"], 30) << j.dump();
+  EXPECT_EQ(j["worker_restarts"]["wrong-storage"], 0) << j.dump();
+  EXPECT_NE(testing::file_text(out()).find("wrong-storage: 30 compared; its worker: "), std::string::npos)
+      << testing::file_text(out());
   EXPECT_GT(j["findings"][0]["first_differing_node"].get<int>(), 0) << j["findings"].dump();
   // Every node alone is right: every finding is graph-level, and the first one's repro is shrunk
   // to at most 3 operator nodes (a producer, the node whose storage it overwrites, a reader).

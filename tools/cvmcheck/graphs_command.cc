@@ -59,6 +59,10 @@ bool print_summary(const graph::GraphsSummary& s, const nlohmann::json& report) 
     const int64_t n = s.compared.count(b) ? s.compared.at(b) : 0;
     std::cout << "  " << b << ": " << n << " compared";
     if (s.skipped.count(b)) std::cout << ", " << s.skipped.at(b) << " skipped (" << s.skip_reasons.at(b) << ")";
+    if (s.worker_requests.count(b)) {
+      std::cout << "; its worker: " << s.worker_requests.at(b) << " requests, "
+                << s.worker_restarts.at(b) << " restarts";
+    }
     std::cout << (n == 0 ? ": nothing compared\n" : "\n");
     nothing_compared = nothing_compared || n == 0;
   }
