@@ -43,7 +43,7 @@ bool natural(const std::string& producer, const std::string& op) {
 
 Tensor draw_values(Rng& rng, const ParamDraft& p) {
   const int64_t a = alpha(p.precision);
-  std::vector<int32_t> v(static_cast<size_t>(elements(p.shape)));
+  std::vector<int32_t> v(static_cast<size_t>(shape_size(p.shape)));
   for (int32_t& x : v) {
     int64_t y;
     if (p.lo <= p.hi) {
@@ -77,7 +77,7 @@ bool heads_concatenate(const Graph& g) {
   int64_t rows = -1;
   for (const EntryRef& h : g.heads) {
     const Shape& s = g.shape[entry_index(row_ptr, h)];
-    const int64_t r = elements(s) / s.back();
+    const int64_t r = shape_size(s) / s.back();
     if (rows >= 0 && r != rows) return false;
     rows = r;
   }
@@ -181,7 +181,7 @@ bool Generator::try_insert(const Draft& d) {
     return false;
   }
   for (const EntrySpec& o : out) {
-    if (elements(o.shape) > options_.max_elements) {
+    if (shape_size(o.shape) > options_.max_elements) {
       ++refused_;
       return false;
     }

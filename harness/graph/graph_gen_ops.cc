@@ -38,10 +38,4 @@ DraftInput param_input(Shape shape, int precision) {
   return in;
 }
 
-int64_t elements(const Shape& s) {
-  int64_t n = 1;
-  for (int64_t d : s) n *= d;
-  return n;
-}
-
 }  // namespace cvm::graph

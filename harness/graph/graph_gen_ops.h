@@ -64,6 +64,5 @@ void add_transform_and_vision_drafters(std::vector<OpDrafter>& table);
 std::string tuple_text(const std::vector<int64_t>& v);
 DraftInput live_input(int index);
 DraftInput param_input(Shape shape, int precision);
-int64_t elements(const Shape& s);
 
 }  // namespace cvm::graph

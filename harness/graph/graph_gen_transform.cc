@@ -72,7 +72,7 @@ std::optional<Draft> expand_dims(Rng& rng, int primary, const std::vector<LiveEn
 
 // A new shape of the same element count: the dims split and merged at random.
 std::optional<Draft> reshape(Rng& rng, int primary, const std::vector<LiveEntry>& live) {
-  Shape s{elements(at(live, primary).shape)};
+  Shape s{shape_size(at(live, primary).shape)};
   for (int k = static_cast<int>(rng.range(0, 3)); k > 0 && s.size() < 4; --k) {
     const size_t i = static_cast<size_t>(rng.below(s.size()));
     std::vector<int64_t> divisors;
@@ -140,7 +140,7 @@ std::optional<Draft> take(Rng& rng, int primary, const std::vector<LiveEntry>& l
   const bool flat = rng.chance(0.4);
   const int64_t axis = rng.range(0, static_cast<int64_t>(s.size()) - 1);
   Draft d{"take", {{"axis", flat ? "None" : std::to_string(axis)}}, {live_input(primary)}};
-  d.inputs.push_back(index_param(rng, flat ? elements(s) : s[static_cast<size_t>(axis)]));
+  d.inputs.push_back(index_param(rng, flat ? shape_size(s) : s[static_cast<size_t>(axis)]));
   return d;
 }
 

@@ -53,7 +53,7 @@ std::optional<std::vector<EntrySpec>> outputs_of(const Registry& registry, const
   try {
     std::vector<EntrySpec> out = infer_node(registry, d.op, nlohmann::json::parse(attrs_text(d)), in);
     for (const EntrySpec& o : out) {
-      if (elements(o.shape) > kMaxElements) return std::nullopt;
+      if (shape_size(o.shape) > kMaxElements) return std::nullopt;
     }
     return out;
   } catch (const LogicError&) {

@@ -12,12 +12,6 @@
 namespace cvm::graph {
 namespace {
 
-int64_t element_count(const Shape& s) {
-  int64_t n = 1;
-  for (int64_t d : s) n *= d;
-  return n;
-}
-
 // The compiler's GraphAllocator with its default match range (16) and one colour: a request
 // takes the free storage of the smallest size at least the request's, below 16 times it; else
 // the largest smaller one above a sixteenth of it; else a new storage.
@@ -74,7 +68,7 @@ std::vector<int64_t> plan_reuse(const Graph& g, const std::vector<uint32_t>& row
         const uint32_t in = entry_index(row_ptr, n.inputs[i]);
         const int64_t s = sid[in];
         if (taken[i] || s < 0 || sid_refs[static_cast<size_t>(s)] != 1 || entry_refs[first] == 0 ||
-            element_count(g.shape[first]) != element_count(g.shape[in])) {
+            shape_size(g.shape[first]) != shape_size(g.shape[in])) {
           continue;
         }
         taken[i] = true;
@@ -88,11 +82,11 @@ std::vector<int64_t> plan_reuse(const Graph& g, const std::vector<uint32_t>& row
       if (sid[first + j] < 0) order.push_back(first + j);
     }
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      const int64_t sa = element_count(g.shape[a]), sb = element_count(g.shape[b]);
+      const int64_t sa = shape_size(g.shape[a]), sb = shape_size(g.shape[b]);
       return sa != sb ? sa > sb : a > b;
     });
     for (uint32_t eid : order) {
-      sid[eid] = alloc.request(static_cast<size_t>(element_count(g.shape[eid])) * 4);
+      sid[eid] = alloc.request(static_cast<size_t>(shape_size(g.shape[eid])) * 4);
       sid_refs.resize(static_cast<size_t>(alloc.count()), 0);
       sid_refs[static_cast<size_t>(sid[eid])] = entry_refs[eid];
     }
