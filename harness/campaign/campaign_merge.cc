@@ -8,6 +8,7 @@
 #include "harness/campaign/campaign_paths.h"
 #include "harness/campaign/campaign_resume.h"
 #include "harness/campaign/campaign_shards.h"
+#include "harness/jobs/forked_jobs.h"
 
 namespace cvm {
 
@@ -21,11 +22,6 @@ void add_counts(CampaignCell& into, const CampaignCell& c) {
   into.mismatches += c.mismatches;
   into.skipped += c.skipped;
   into.expected += c.expected;
-}
-
-template <typename Map>
-void sum_into(Map& into, const Map& part) {
-  for (const auto& [key, value] : part) into[key] += value;
 }
 
 // Adds part `r`'s counts, table, backends, timings and what it did not compare to `m`.
@@ -48,9 +44,9 @@ void add_part(CampaignResult& m, const CampaignResult& r) {
   for (const auto& [op, row] : r.table) {
     for (const auto& [backend, cell] : row) add_counts(m.table[op][backend], cell);
   }
-  sum_into(m.op_seconds, r.op_seconds);
-  sum_into(m.aimed_calls, r.aimed_calls);
-  sum_into(m.phase_seconds, r.phase_seconds);
+  sum_counts(m.op_seconds, r.op_seconds);
+  sum_counts(m.aimed_calls, r.aimed_calls);
+  sum_counts(m.phase_seconds, r.phase_seconds);
   m.minor_faults += r.minor_faults;
   m.major_faults += r.major_faults;
   m.cpu_seconds += r.cpu_seconds;

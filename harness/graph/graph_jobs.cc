@@ -39,11 +39,6 @@ GraphFinding finding_from_json(const nlohmann::json& j) {
   return f;
 }
 
-template <typename Map>
-void add_counts(Map& into, const Map& from) {
-  for (const auto& [k, v] : from) into[k] += v;
-}
-
 // Findings of one signature and explanation are one: counts summed, the earliest model's kept
 // (its repro), the other jobs' repro folders removed.
 void merge_findings(std::vector<GraphFinding>& into, const std::vector<GraphFinding>& from) {
@@ -128,22 +123,22 @@ GraphsSummary merge_graph_summaries(const std::vector<GraphsSummary>& parts) {
     m.drafts += p.drafts;
     m.refused += p.refused;
     m.redrawn_constant += p.redrawn_constant;
-    add_counts(m.storage_plans, p.storage_plans);
+    sum_counts(m.storage_plans, p.storage_plans);
     m.malformed.drawn += p.malformed.drawn;
     m.malformed.refused += p.malformed.refused;
-    add_counts(m.malformed.by_kind, p.malformed.by_kind);
+    sum_counts(m.malformed.by_kind, p.malformed.by_kind);
     for (const std::string& line : p.malformed.not_refused) {
       if (m.malformed.not_refused.size() < 10) m.malformed.not_refused.push_back(line);
     }
-    add_counts(m.malformed.disagreements, p.malformed.disagreements);
+    sum_counts(m.malformed.disagreements, p.malformed.disagreements);
     for (const auto& [b, first] : p.malformed.first_disagreement) m.malformed.first_disagreement.emplace(b, first);
     m.seconds = std::max(m.seconds, p.seconds);  // the jobs ran side by side
-    add_counts(m.compared, p.compared);
-    add_counts(m.skipped, p.skipped);
-    add_counts(m.worker_restarts, p.worker_restarts);
-    add_counts(m.worker_requests, p.worker_requests);
+    sum_counts(m.compared, p.compared);
+    sum_counts(m.skipped, p.skipped);
+    sum_counts(m.worker_restarts, p.worker_restarts);
+    sum_counts(m.worker_requests, p.worker_requests);
     for (const auto& [b, why] : p.skip_reasons) m.skip_reasons.emplace(b, why);
-    add_counts(m.op_counts, p.op_counts);
+    sum_counts(m.op_counts, p.op_counts);
     m.pairs.insert(p.pairs.begin(), p.pairs.end());
     m.chained.insert(p.chained.begin(), p.chained.end());
     for (const auto& [op, c] : p.invalid) {

@@ -17,6 +17,13 @@
 
 namespace cvm {
 
+// Adds each value of `part` to `into`'s under the same key: how jobs' and shards' per-key
+// counters (per operator, per backend, per kind) merge.
+template <typename Map>
+void sum_counts(Map& into, const Map& part) {
+  for (const auto& [key, value] : part) into[key] += value;
+}
+
 // The counters every job publishes while it runs (shared memory): `per_job` per job.
 class JobCounters {
  public:
