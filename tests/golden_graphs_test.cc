@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/golden/fixture_files.h"
 #include "harness/golden/golden.h"
 #include "harness/golden/golden_graphs.h"
 #include "harness/graph/graph_gen.h"

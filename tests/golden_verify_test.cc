@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "registry/registry.h"
+#include "harness/golden/fixture_files.h"
 #include "harness/golden/golden.h"
 #include "support/paths.h"
 

@@ -1,7 +1,5 @@
 #include "harness/golden/golden.h"
 
-#include <openssl/evp.h>
-
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -15,6 +13,7 @@
 #include "harness/engine/call_descriptor.h"
 #include "harness/engine/verdict.h"
 #include "harness/findings/finding.h"
+#include "harness/golden/fixture_files.h"
 #include "cvmcheck/errors.h"
 #include "cvmcheck/case_seed.h"
 #include "harness/gen/generators.h"
@@ -24,25 +23,7 @@
 namespace cvm {
 namespace fs = std::filesystem;
 
-std::string sha256_hex(const std::string& bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  check(EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) == 1,
-        "sha256 failed");
-  std::ostringstream out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out << std::hex << std::setw(2) << std::setfill('0') << static_cast<int>(digest[i]);
-  }
-  return out.str();
-}
-
 namespace {
-
-std::string read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  check(in.good(), "cannot read ", path.string());
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // FNV-1a: a stable per-operator seed offset (std::hash is not stable across libraries).
 uint64_t stable_hash(const std::string& text) {
@@ -78,16 +59,7 @@ struct Writer {
     }
     const fs::path dir = root / op / name;
     write_case(dir.string(), op, attrs, inputs, expect, note);
-    nlohmann::json files = nlohmann::json::object();
-    std::vector<fs::path> paths;
-    for (const auto& entry : fs::directory_iterator(dir)) paths.push_back(entry.path());
-    std::sort(paths.begin(), paths.end());
-    for (const fs::path& path : paths) {
-      const std::string bytes = read_bytes(path);
-      files[path.filename().string()] = sha256_hex(bytes);
-      ++summary.files;
-      summary.bytes += static_cast<int64_t>(bytes.size());
-    }
+    const nlohmann::json files = hash_folder(dir.string(), summary.files, summary.bytes);
     cases.push_back({{"op", op},
                      {"name", name},
                      {"dir", op + "/" + name},
@@ -105,10 +77,7 @@ GoldenSummary generate_golden(const Registry& registry, const GoldenOptions& opt
   // published fixtures' bytes and names depend on that draw, and must stay reproducible.
   const gen::ScopedPerElementValues frozen_values;
   const fs::path root(options.out);
-  std::error_code ec;
-  check(!fs::exists(root, ec) || fs::is_empty(root, ec), options.out,
-        " exists and is not empty; generate into a new directory");
-  fs::create_directories(root, ec);
+  make_empty_output_dir(options.out);
   Writer writer{registry, root};
   for (const OpInfo& op : registry.ops()) {
     // 1. The record's hand-written examples: worked examples and one per validity rule.
@@ -252,7 +221,7 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
                                  const ExpectationSet& expected,
                                  const GoldenVerifyPart& part) {
   const fs::path root(dir);
-  const nlohmann::json manifest = nlohmann::json::parse(read_bytes(root / "MANIFEST.json"));
+  const nlohmann::json manifest = nlohmann::json::parse(fixture_bytes((root / "MANIFEST.json").string()));
   check(manifest.value("format", "") == kGoldenFormat, dir, " is not a cvmcheck golden suite");
   const Backend* b = registry.find_backend(backend);
   check(b != nullptr, "unknown backend '", backend, "'");
@@ -276,7 +245,7 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
       if (!fs::exists(case_dir / file, ec)) {
         c.status = "corrupt";
         c.detail = "missing " + file;
-      } else if (sha256_hex(read_bytes(case_dir / file)) != sha.get<std::string>()) {
+      } else if (sha256_hex(fixture_bytes((case_dir / file).string())) != sha.get<std::string>()) {
         c.status = "corrupt";
         c.detail = file + " does not match its sha256";
       }

@@ -79,6 +79,5 @@ GoldenVerifyResult verify_golden(const Registry& registry, const std::string& di
 
 std::string golden_table(const GoldenVerifyResult& result, const std::string& backend);
 
-std::string sha256_hex(const std::string& bytes);
 
 }  // namespace cvm

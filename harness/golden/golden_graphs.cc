@@ -11,6 +11,7 @@
 #include "cvmcheck/case_seed.h"
 #include "cvmcheck/errors.h"
 #include "cvmcheck/npy.h"
+#include "harness/golden/fixture_files.h"
 #include "harness/golden/golden.h"
 #include "harness/golden/golden_graph_chains.h"
 #include "harness/graph/graph_diff.h"
@@ -36,14 +37,6 @@ expected value, int32) and model.json (each entry's node, name and expected outp
 the storage plan, and where the model comes from). MANIFEST.json lists every folder and the
 sha256 of every file.
 )";
-
-std::string model_file_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail_runtime("cannot read ", path.string());
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
 
 void write_model_text(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -76,16 +69,7 @@ nlohmann::ordered_json write_model(const Registry& registry, const fs::path& roo
                                         {"storage_plan", graph::storage_plan_name(plan)},
                                         {"entries", entries}};
   write_model_text(dir / "model.json", model.dump(1) + "\n");
-  nlohmann::ordered_json files = nlohmann::ordered_json::object();
-  std::vector<fs::path> paths;
-  for (const fs::directory_entry& f : fs::directory_iterator(dir)) paths.push_back(f.path());
-  std::sort(paths.begin(), paths.end());
-  for (const fs::path& p : paths) {
-    const std::string bytes = model_file_bytes(p);
-    files[p.filename().string()] = sha256_hex(bytes);
-    ++summary.files;
-    summary.bytes += static_cast<int64_t>(bytes.size());
-  }
+  const nlohmann::json files = hash_folder(dir.string(), summary.files, summary.bytes);
   ++summary.models;
   ++summary.storage_plans[graph::storage_plan_name(plan)];
   return {{"name", name}, {"dir", name}, {"storage_plan", graph::storage_plan_name(plan)}, {"files", files}};
@@ -136,10 +120,7 @@ void write_random_models(const Registry& registry, const fs::path& root, const G
 
 GoldenGraphsSummary generate_golden_graphs(const Registry& registry, const GoldenGraphsOptions& o) {
   const fs::path root(o.out);
-  std::error_code ec;
-  check(!fs::exists(root, ec) || fs::is_empty(root, ec), o.out,
-        " exists and is not empty; generate into a new directory");
-  fs::create_directories(root, ec);
+  make_empty_output_dir(o.out);
   GoldenGraphsSummary summary;
   nlohmann::ordered_json models = nlohmann::ordered_json::array();
   std::set<std::string> covered;
@@ -164,7 +145,7 @@ bool is_golden_graphs(const std::string& dir) {
   std::error_code ec;
   const fs::path manifest = fs::path(dir) / "MANIFEST.json";
   if (!fs::exists(manifest, ec)) return false;
-  const nlohmann::json j = nlohmann::json::parse(model_file_bytes(manifest), nullptr, false);
+  const nlohmann::json j = nlohmann::json::parse(fixture_bytes(manifest.string()), nullptr, false);
   return j.is_object() && j.value("format", "") == kGoldenGraphsFormat;
 }
 
@@ -172,7 +153,7 @@ namespace {
 
 // The reference's run as the fixture records it: every entry with its expected precision.
 graph::GraphRun expected_run(const fs::path& dir, const graph::Graph& g) {
-  const nlohmann::json model = nlohmann::json::parse(model_file_bytes(dir / "model.json"));
+  const nlohmann::json model = nlohmann::json::parse(fixture_bytes((dir / "model.json").string()));
   graph::GraphRun run;
   run.entries.resize(graph::row_ptr_of(g).back());
   for (const nlohmann::json& e : model.at("entries")) {
@@ -189,7 +170,7 @@ std::string damaged_file(const fs::path& dir, const nlohmann::json& files) {
   for (const auto& [file, sha] : files.items()) {
     std::error_code ec;
     if (!fs::exists(dir / file, ec)) return "missing " + file;
-    if (sha256_hex(model_file_bytes(dir / file)) != sha.get<std::string>()) return file + " does not match its sha256";
+    if (sha256_hex(fixture_bytes((dir / file).string())) != sha.get<std::string>()) return file + " does not match its sha256";
   }
   return "";
 }
@@ -245,7 +226,7 @@ bool GoldenGraphsResult::ok() const {
 GoldenGraphsResult verify_golden_graphs(const Registry& registry, const std::string& dir,
                                         const std::string& backend, const ExpectationSet& xfail) {
   const fs::path root(dir);
-  const nlohmann::json manifest = nlohmann::json::parse(model_file_bytes(root / "MANIFEST.json"));
+  const nlohmann::json manifest = nlohmann::json::parse(fixture_bytes((root / "MANIFEST.json").string()));
   check(manifest.value("format", "") == kGoldenGraphsFormat, dir, " is not a cvmcheck golden graph set");
   check(registry.find_backend(backend) != nullptr, "unknown backend '", backend, "'");
   GoldenGraphsResult result;

@@ -12,6 +12,7 @@
 #include "cvmcheck/npy.h"
 #include "cvmcheck/case_seed.h"
 #include "harness/gen/generators.h"
+#include "harness/golden/fixture_files.h"
 #include "harness/golden/golden.h"
 #include "harness/mrt/mrt_check.h"
 
@@ -19,29 +20,6 @@ namespace cvm::mrt {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  check(in.good(), "cannot read ", path.string());
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-// sha256 of every file directly in `dir`, by name; adds to the summary.
-nlohmann::json hash_files(const fs::path& dir, MrtGoldenSummary& summary) {
-  std::vector<fs::path> paths;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.is_regular_file()) paths.push_back(entry.path());
-  }
-  std::sort(paths.begin(), paths.end());
-  nlohmann::json files = nlohmann::json::object();
-  for (const fs::path& path : paths) {
-    const std::string bytes = read_bytes(path);
-    files[path.filename().string()] = sha256_hex(bytes);
-    ++summary.files;
-    summary.bytes += static_cast<int64_t>(bytes.size());
-  }
-  return files;
-}
 
 std::string two_digits(size_t n) {
   std::ostringstream out;
@@ -62,10 +40,7 @@ MrtGoldenSummary generate_mrt_golden(const Registry& registry, const MrtGoldenOp
   // published fixtures' bytes and names depend on that draw, and must stay reproducible.
   const gen::ScopedPerElementValues frozen_values;
   const fs::path root(options.out);
-  std::error_code ec;
-  check(!fs::exists(root, ec) || fs::is_empty(root, ec), options.out,
-        " exists and is not empty; generate into a new directory");
-  fs::create_directories(root, ec);
+  make_empty_output_dir(options.out);
   MrtGoldenSummary summary;
   nlohmann::json cases = nlohmann::json::array();
   nlohmann::json finals = nlohmann::json::array();
@@ -98,13 +73,13 @@ MrtGoldenSummary generate_mrt_golden(const Registry& registry, const MrtGoldenOp
                          {"name", identity + "/" + name},
                          {"dir", identity + "/" + name},
                          {"outcome", "ok"},
-                         {"files", hash_files(dir, summary)}});
+                         {"files", hash_folder(dir.string(), summary.files, summary.bytes)}});
         ++summary.cases;
       }
       // The expected final output (the direct formula, equal to the last step's output).
       const fs::path final_path = root / instance / "final_output.npy";
       write_npy(final_path.string(), final_output);
-      const std::string bytes = read_bytes(final_path);
+      const std::string bytes = fixture_bytes(final_path.string());
       ++summary.files;
       summary.bytes += static_cast<int64_t>(bytes.size());
       finals.push_back({{"identity", identity},

@@ -15,7 +15,7 @@
 #include "harness/gen/fuzz_input.h"
 #include "harness/engine/verdict.h"
 #include "harness/gen/generators.h"
-#include "harness/golden/golden.h"
+#include "harness/golden/fixture_files.h"
 
 namespace cvm::cli {
 
