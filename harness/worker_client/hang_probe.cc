@@ -102,9 +102,12 @@ std::string fixed(double value, int digits) {
 
 bool gdb_on_path() { return std::system("command -v gdb >/dev/null 2>&1") == 0; }
 
-// gdb -p PID -batch: every thread's backtrace appended to `path`, killed after 30 s.
+// gdb -p PID -batch: every thread's backtrace appended to `path`, killed after 30 s. As for the
+// worker's own start, everything the child needs is prepared before fork (the harness may run
+// threads): after it, only async-signal-safe calls.
 bool append_stacks(pid_t pid, const std::string& path) {
-  const std::string pid_text = std::to_string(pid);
+  const std::string script =
+      "exec gdb -nx -batch -p " + std::to_string(pid) + " -ex 'thread apply all bt 40'";
   const pid_t child = ::fork();
   if (child < 0) return false;
   if (child == 0) {
@@ -112,8 +115,7 @@ bool append_stacks(pid_t pid, const std::string& path) {
     if (out < 0) ::_exit(127);
     ::dup2(out, 1);
     ::dup2(out, 2);
-    ::execlp("gdb", "gdb", "-nx", "-batch", "-p", pid_text.c_str(), "-ex",
-             "thread apply all bt 40", static_cast<char*>(nullptr));
+    ::execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
   int status = 0;
